@@ -1,0 +1,71 @@
+// tofu-registry <command>: a thin, headless front end over the same engine the extension uses.
+// Every command prints a documented JSON shape with --json (a public contract: do not rename fields).
+import { CliIO, CommandRunner, UsageError } from './cli/common';
+import { runInspect } from './cli/inspect';
+import { runDiscover, runResolve, runVersions } from './cli/registry';
+import { runHash, runMirror } from './cli/mirror';
+import { runTypes } from './cli/types';
+
+const USAGE = `usage: tofu-registry <command> [flags]
+
+commands:
+  inspect [--json] PATH...                          module calls, required_providers, variables, diagnostics
+  discover HOST [--json]                            remote service discovery for a host
+  versions ADDRESS [--constraint C] [--provider] [--json]
+                                                    available, matching and selected versions
+  resolve ADDRESS --version V [--json]              download location of a module version
+  mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
+                                                    build or update a provider network mirror
+  hash [--json] ZIP...                              h1: and zh: hashes of provider packages
+  types check [--json] DIR                          type constraints and module inputs
+  types convert --type T --value V [--json]         convert one literal value to a type
+
+common flags: --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too)
+`;
+
+const COMMANDS: Record<string, CommandRunner> = {
+  inspect: runInspect,
+  discover: runDiscover,
+  versions: runVersions,
+  resolve: runResolve,
+  mirror: runMirror,
+  hash: runHash,
+  types: runTypes,
+};
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(USAGE);
+    return command ? 0 : 2;
+  }
+  const runner = COMMANDS[command];
+  if (!runner) {
+    io.stderr(`tofu-registry: unknown command '${command}' (try --help)\n`);
+    return 2;
+  }
+  try {
+    return await runner(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`tofu-registry ${command}: ${err.message}\n`);
+      return 2;
+    }
+    // Commands report their expected failures themselves; this is the last line of defence.
+    io.stderr(`tofu-registry ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const io: CliIO = {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => { process.exitCode = code; },
+    (err) => { process.stderr.write(`tofu-registry: ${String(err)}\n`); process.exitCode = 1; },
+  );
+}

@@ -1,0 +1,109 @@
+// Shared plumbing for the CLI commands: argument parsing, usage errors, JSON/one-line error output.
+// Each command lives in its own file and exports `run(args, io)`; src/cli.ts only dispatches.
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Environment used for credentials, proxies, CA files (process.env in the real CLI). */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type CommandRunner = (args: string[], io: CliIO) => Promise<number>;
+
+/** A mistake in how the command was called: exit code 2, one line on stderr. */
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  /** Flags without a value (`--json`) map to true; repeatable flags collect every value. */
+  flags: Map<string, string[] | true>;
+  positionals: string[];
+}
+
+export interface FlagSpec {
+  /** Flags that take no value, e.g. ["json", "provider"]. */
+  booleans?: string[];
+  /** Flags that take one value (`--out DIR` or `--out=DIR`); may repeat. */
+  values?: string[];
+}
+
+export function parseArgs(args: string[], spec: FlagSpec): ParsedArgs {
+  const booleans = new Set(spec.booleans ?? []);
+  const values = new Set(spec.values ?? []);
+  const flags = new Map<string, string[] | true>();
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (booleans.has(name)) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      flags.set(name, true);
+    } else if (values.has(name)) {
+      const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      const prev = flags.get(name);
+      flags.set(name, Array.isArray(prev) ? [...prev, value] : [value]);
+    } else {
+      throw new UsageError(`unknown flag --${name}`);
+    }
+  }
+  return { flags, positionals };
+}
+
+export function flag(parsed: ParsedArgs, name: string): boolean {
+  return parsed.flags.get(name) === true;
+}
+
+/** The last value of a value flag, or undefined. */
+export function value(parsed: ParsedArgs, name: string): string | undefined {
+  const v = parsed.flags.get(name);
+  return Array.isArray(v) ? v[v.length - 1] : undefined;
+}
+
+export function values(parsed: ParsedArgs, name: string): string[] {
+  const v = parsed.flags.get(name);
+  return Array.isArray(v) ? v : [];
+}
+
+export function printJson(io: CliIO, data: unknown): void {
+  io.stdout(JSON.stringify(data, null, 2) + '\n');
+}
+
+/** Fields of an error that the CLI reports; engine errors carry url/status when they know them. */
+export interface ReportableError {
+  message: string;
+  url?: string;
+  status?: number;
+}
+
+/**
+ * Report a failure the way every command does: one line on stderr, and with --json also
+ * `{"error":{"message","url","status"}}` on stdout. Returns the exit code (1).
+ */
+export function reportFailure(io: CliIO, err: unknown, json: boolean): number {
+  const e = toReportable(err);
+  io.stderr(`tofu-registry: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
+  if (json) printJson(io, { error: { message: e.message, url: e.url ?? null, status: e.status ?? null } });
+  return 1;
+}
+
+export function toReportable(err: unknown): ReportableError {
+  if (err && typeof err === 'object') {
+    const o = err as { message?: unknown; url?: unknown; status?: unknown };
+    return {
+      message: typeof o.message === 'string' ? o.message : String(err),
+      url: typeof o.url === 'string' ? o.url : undefined,
+      status: typeof o.status === 'number' ? o.status : undefined,
+    };
+  }
+  return { message: String(err) };
+}
