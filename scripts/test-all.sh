@@ -1,8 +1,46 @@
 #!/usr/bin/env bash
 # The one command that runs every test: build, unit tests (Node's test runner), then the
-# integration suite inside a real VS Code extension host (code-server + headless Chromium).
-set -euo pipefail
+# integration suite inside a real VS Code extension host (code-server + headless Chromium), the
+# same suite in an untrusted workspace, and the UI smoke test (screenshot under test-output/).
+# Ends with `tests: N passed, M failed` (unit + integration + UI); exits non-zero on any failure.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-npm run --silent build
-npm run --silent compile
-node scripts/run-unit-tests.mjs
+mkdir -p test-output
+npm run --silent build || exit 1
+npm run --silent compile || exit 1
+
+PASSED=0
+FAILED=0
+STATUS=0
+
+# Unit tests: counts from node's test runner summary ("ℹ pass N" / "ℹ fail N").
+node scripts/run-unit-tests.mjs 2>&1 | tee test-output/unit.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || STATUS=1
+u_pass=$(grep -E '^(ℹ|#) pass [0-9]+' test-output/unit.log | tail -1 | grep -oE '[0-9]+$' || true)
+u_fail=$(grep -E '^(ℹ|#) fail [0-9]+' test-output/unit.log | tail -1 | grep -oE '[0-9]+$' || true)
+if [ -z "$u_pass" ]; then u_pass=0; u_fail=$(( ${u_fail:-0} + 1 )); STATUS=1; fi
+PASSED=$((PASSED + u_pass)); FAILED=$((FAILED + ${u_fail:-0}))
+
+# Real VS Code extension host (code-server + headless Chromium): install once, then three runs.
+# Each run prints a closing "N passed, M failed" line that is summed here.
+if ! bash scripts/vscode-ci-setup.sh; then
+  echo "vscode-ci-setup failed"; FAILED=$((FAILED + 1)); STATUS=1
+else
+  run_vscode() { # name, args...
+    local name=$1; shift
+    node scripts/run-vscode-tests.js "$@" 2>&1 | tee "test-output/vscode-$name.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || STATUS=1
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "test-output/vscode-$name.log" | tail -1)
+    if [ -z "$line" ]; then FAILED=$((FAILED + 1)); STATUS=1; return; fi
+    PASSED=$((PASSED + $(echo "$line" | cut -d' ' -f1)))
+    FAILED=$((FAILED + $(echo "$line" | cut -d' ' -f3)))
+  }
+  run_vscode integration
+  run_vscode untrusted --untrusted
+  run_vscode ui --ui --screenshot test-output/ui-completion.png
+fi
+
+[ "$FAILED" -eq 0 ] || STATUS=1
+echo "tests: $PASSED passed, $FAILED failed"
+exit $STATUS

@@ -1,5 +1,102 @@
-// Placeholder: implemented by its issue. Replace this file.
-import { CliIO } from './common';
-export async function runDiscover(_args: string[], io: CliIO): Promise<number> { io.stderr('not implemented yet\n'); return 1; }
-export async function runVersions(_args: string[], io: CliIO): Promise<number> { io.stderr('not implemented yet\n'); return 1; }
-export async function runResolve(_args: string[], io: CliIO): Promise<number> { io.stderr('not implemented yet\n'); return 1; }
+// tofu-registry discover | versions | resolve — thin wrappers over the Engine. The --json shapes
+// are a public contract (CI pipelines script against them): do not rename fields.
+import { Engine } from '../engine/engine';
+import { toModuleAddress } from '../engine/registry/modules';
+import { toProviderAddress } from '../engine/registry/providers';
+import { selectVersions } from '../engine/versions';
+import { CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, UsageError, value, values } from './common';
+
+const COMMON = ['ca-file', 'timeout'];
+
+function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
+  const t = value(parsed, 'timeout');
+  const seconds = t === undefined ? undefined : Number(t);
+  if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  return new Engine({
+    env: io.env,
+    caFiles: values(parsed, 'ca-file'),
+    timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+    cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
+  });
+}
+
+function one(parsed: ParsedArgs, what: string): string {
+  if (parsed.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  return parsed.positionals[0];
+}
+
+async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: Engine, json: boolean) => Promise<void>): Promise<number> {
+  const json = flag(parsed, 'json');
+  let engine: Engine | undefined;
+  try {
+    engine = makeEngine(parsed, io);
+    await run(engine, json);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return reportFailure(io, err, json);
+  } finally {
+    await engine?.dispose();
+  }
+}
+
+/** tofu-registry discover HOST [--json] */
+export async function runDiscover(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, { booleans: ['json'], values: COMMON });
+  const host = one(parsed, 'HOST');
+  return withEngine(parsed, io, async (engine, json) => {
+    const d = await engine.discoverServices(host);
+    if (json) {
+      printJson(io, { host: d.host, discoveryUrl: d.discoveryUrl, finalUrl: d.finalUrl, services: d.services, cached: d.cached });
+      return;
+    }
+    io.stdout(`${d.host}  (${d.finalUrl})\n`);
+    const ids = Object.keys(d.services).sort();
+    if (!ids.length) io.stdout('  no services\n');
+    for (const id of ids) io.stdout(`  ${id.padEnd(14)} ${d.services[id]}\n`);
+  });
+}
+
+/** tofu-registry versions ADDRESS [--constraint C] [--provider] [--json] */
+export async function runVersions(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, { booleans: ['json', 'provider'], values: [...COMMON, 'constraint'] });
+  const address = one(parsed, 'ADDRESS');
+  const constraint = value(parsed, 'constraint') ?? null;
+  const provider = flag(parsed, 'provider');
+  return withEngine(parsed, io, async (engine, json) => {
+    let out: { address: string; host: string; kind: 'module' | 'provider'; versions: string[] };
+    if (provider) {
+      const p = toProviderAddress(address);
+      const list = await engine.listProviderVersions(p);
+      out = { address: p.address, host: p.host, kind: 'provider', versions: list.versions.map((v) => v.version) };
+    } else {
+      const a = toModuleAddress(address);
+      const list = await engine.listModuleVersions(a);
+      out = { address: a.address, host: a.host, kind: 'module', versions: list.versions };
+    }
+    const sel = selectVersions(out.versions, constraint, provider ? 'provider' : 'module');
+    if (sel.error) {
+      throw new Error(`invalid version constraint ${JSON.stringify(constraint)}: ${sel.error}`);
+    }
+    const result = { ...out, versions: sel.versions, matching: sel.matching, selected: sel.selected, newest: sel.newest };
+    if (json) return printJson(io, result);
+    io.stdout(`${result.address} (${result.kind} on ${result.host})\n`);
+    io.stdout(`  selected: ${result.selected ?? '(none)'}${constraint !== null ? `  for ${JSON.stringify(constraint)}` : ''}\n`);
+    io.stdout(`  newest:   ${result.newest ?? '(none)'}\n`);
+    const matching = new Set(result.matching);
+    io.stdout(`  versions: ${result.versions.map((v) => (matching.has(v) ? v : `(${v})`)).join(' ') || '(none)'}\n`);
+  });
+}
+
+/** tofu-registry resolve ADDRESS --version V [--json] */
+export async function runResolve(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, { booleans: ['json'], values: [...COMMON, 'version'] });
+  const address = one(parsed, 'ADDRESS');
+  const version = value(parsed, 'version');
+  if (!version) throw new UsageError('--version V is required');
+  return withEngine(parsed, io, async (engine, json) => {
+    const r = await engine.resolveDownloadLocation(address, version);
+    if (json) return printJson(io, { address: r.address, version: r.version, downloadUrl: r.downloadUrl, location: r.location });
+    io.stdout(`${r.address} ${r.version}\n  location: ${r.location}\n  (from ${r.downloadUrl})\n`);
+  });
+}

@@ -1,5 +1,111 @@
-// Placeholder: implemented by the mirror issue ("OpenTofu: Mirror providers"). Called once from activate().
-import type * as vscode from 'vscode';
+// "OpenTofu: Mirror providers" (palette + explorer context menu on a folder): picks the
+// configurations, asks for the output folder (remembered), mirrors with cancellable progress and
+// opens a Markdown report with the ready-to-paste CLI configuration. Thin adapter over
+// src/engine/mirror (the same engine as `tofu-registry mirror`).
+//
+// Programmatic use (tests, other extensions) skips every prompt:
+//   executeCommand('tofuRegistry.mirrorProviders', { out, dirs, platforms?, concurrency?, fromMirror?, show? })
+// resolves to { report, markdown } (undefined when the user cancelled a prompt).
+import * as vscode from 'vscode';
 import type { EditorServices } from './services';
+import { defaultPlatforms, findConfigDirs, mirrorProviders, MirrorReport, renderReportMarkdown } from '../engine/mirror';
 
-export function registerMirrorCommand(_context: vscode.ExtensionContext, _services: EditorServices): void {}
+const OUT_KEY = 'tofuRegistry.mirror.lastOutput';
+
+export interface MirrorCommandArgs {
+  out?: string;
+  dirs?: string[];
+  platforms?: string[];
+  concurrency?: number;
+  fromMirror?: string;
+  /** Open the Markdown report (default true). */
+  show?: boolean;
+}
+
+export function registerMirrorCommand(context: vscode.ExtensionContext, services: EditorServices): void {
+  context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.mirrorProviders',
+    (arg?: unknown) => runMirrorCommand(context, services, arg)));
+}
+
+async function runMirrorCommand(context: vscode.ExtensionContext, services: EditorServices, arg: unknown):
+  Promise<{ report: MirrorReport; markdown: string } | undefined> {
+  if (!services.networkAllowed()) {
+    void vscode.window.showWarningMessage('Mirror providers needs network access, which is disabled in an untrusted workspace.');
+    return undefined;
+  }
+  const args: MirrorCommandArgs = arg instanceof vscode.Uri ? { dirs: [arg.fsPath] } : (arg && typeof arg === 'object' ? arg as MirrorCommandArgs : {});
+  const programmatic = !!args.out && !!args.dirs;
+
+  const dirs = await chooseDirs(args, programmatic);
+  if (!dirs) return undefined;
+  const out = args.out ?? (await chooseOut(context));
+  if (!out) return undefined;
+
+  const cfg = vscode.workspace.getConfiguration('tofuRegistry');
+  const configured = (cfg.get<string[]>('mirror.platforms') ?? []).filter((p) => /^[a-z0-9]+_[a-z0-9]+$/.test(p));
+  const platforms = args.platforms?.length ? args.platforms : configured.length ? configured : defaultPlatforms();
+  const concurrency = Math.min(64, Math.max(1, args.concurrency ?? cfg.get<number>('mirror.concurrency') ?? 8));
+
+  const report = await vscode.window.withProgress({
+    location: vscode.ProgressLocation.Notification, title: 'Mirroring providers', cancellable: true,
+  }, async (progress, token) => {
+    const ac = new AbortController();
+    token.onCancellationRequested(() => ac.abort());
+    let total = 0;
+    let done = 0;
+    return mirrorProviders({
+      engine: services.engine, dirs, out, platforms, concurrency, fromMirror: args.fromMirror, signal: ac.signal,
+      onProgress: (e) => {
+        if (e.kind === 'planned') { total = e.total; progress.report({ message: `${total} archives to check` }); return; }
+        if (e.kind === 'bytes') {
+          const pct = e.total ? ` ${Math.round((100 * e.received) / e.total)}%` : ` ${(e.received / 1048576).toFixed(1)} MiB`;
+          progress.report({ message: `${done}/${total} — ${e.target.provider} ${e.target.version} ${e.target.platform}${pct}` });
+          return;
+        }
+        if (e.kind === 'done') {
+          done++;
+          services.log.info(`mirror: ${e.outcome} ${e.target.provider} ${e.target.version} ${e.target.platform}${e.message ? ` — ${e.message}` : ''}`);
+          progress.report({ increment: total ? 100 / total : 0, message: `${done}/${total} — ${e.target.provider} ${e.target.version} ${e.target.platform}: ${e.outcome}` });
+        }
+      },
+    });
+  });
+
+  const markdown = renderReportMarkdown(report);
+  if (args.show !== false) {
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
+    await vscode.window.showTextDocument(doc, { preview: true });
+    void vscode.commands.executeCommand('markdown.showPreview', doc.uri).then(undefined, () => undefined);
+  }
+  const summary = `Mirror: ${report.mirrored.length} mirrored, ${report.upToDate.length} up to date, ${report.failed.length} failed.`;
+  if (report.failed.length) void vscode.window.showWarningMessage(summary);
+  else void vscode.window.showInformationMessage(summary);
+  return { report, markdown };
+}
+
+/** The configuration directories: given, the folder clicked in the explorer, or picked from the workspace. */
+async function chooseDirs(args: MirrorCommandArgs, programmatic: boolean): Promise<string[] | undefined> {
+  const roots = args.dirs ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  const found = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
+  if (!found.length) {
+    void vscode.window.showWarningMessage(`No .tf/.tofu files found in ${roots.join(', ') || 'the workspace'}.`);
+    return undefined;
+  }
+  if (programmatic || args.dirs || found.length === 1) return found;
+  const picked = await vscode.window.showQuickPick(found.map((d) => ({ label: vscode.workspace.asRelativePath(d), description: d, picked: true, dir: d })), {
+    canPickMany: true, title: 'Mirror providers: configurations to include',
+  });
+  return picked?.length ? picked.map((p) => p.dir) : undefined;
+}
+
+async function chooseOut(context: vscode.ExtensionContext): Promise<string | undefined> {
+  const last = context.globalState.get<string>(OUT_KEY);
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true, canSelectFiles: false, canSelectMany: false,
+    defaultUri: last ? vscode.Uri.file(last) : vscode.workspace.workspaceFolders?.[0]?.uri,
+    openLabel: 'Mirror into this folder', title: 'Mirror providers: output folder',
+  });
+  const out = picked?.[0]?.fsPath;
+  if (out) await context.globalState.update(OUT_KEY, out);
+  return out;
+}

@@ -98,6 +98,12 @@ interface ExprBase {
 export interface LiteralExpr extends ExprBase {
   kind: 'literal';
   value: string | number | boolean | null;
+  /** Quoted strings and heredocs: the content (between the quotes; to the end of the line when unterminated). */
+  contentRange?: Range;
+  /** Quoted strings and heredocs: the closing quote/marker was missing. */
+  unterminated?: boolean;
+  /** 'quoted' | 'heredoc' for strings written as templates (absent for numbers, bools, null, bare object keys). */
+  quoting?: 'quoted' | 'heredoc';
 }
 
 /** A quoted string or heredoc containing at least one `${…}` or `%{…}`. */
@@ -105,6 +111,9 @@ export interface TemplateExpr extends ExprBase {
   kind: 'template';
   parts: TemplatePart[];
   heredoc: boolean;
+  /** The content (between the quotes / heredoc markers; to the end of the line when unterminated). */
+  contentRange?: Range;
+  unterminated?: boolean;
 }
 
 export type TemplatePart =

@@ -1,0 +1,8 @@
+variable "prefix" {
+  type    = string
+  default = "demo"
+}
+
+output "name" {
+  value = "${var.prefix}-helpers"
+}

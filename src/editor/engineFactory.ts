@@ -1,0 +1,51 @@
+// Builds the one Engine from the settings, and adapts it to the editor's RegistryBackend.
+import * as vscode from 'vscode';
+import { Engine, EngineOptions, LogEntry } from '../engine/engine';
+import type { RegistryBackend } from './logic/lookup';
+import type { EditorSettings } from './settings';
+
+export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.LogOutputChannel): EngineOptions {
+  return {
+    cacheDir,
+    cacheTtlMs: s.cacheTtlMinutes * 60_000,
+    timeoutMs: s.requestTimeoutSeconds * 1000,
+    caFiles: s.caFile ? [s.caFile] : undefined,
+    proxy: s.proxy || undefined,
+    cliConfigFile: s.cliConfigFile || undefined,
+    userAgent: `tofu-registry-vscode/${vscode.version}`,
+    // The engine never passes tokens to the log.
+    log: (e: LogEntry) => {
+      if (e.level === 'error') log.error(e.message);
+      else if (e.level === 'warn') log.warn(e.message);
+      else if (e.level === 'info' || e.message.startsWith('GET ')) log.info(e.message); // request timings
+      else log.debug(e.message);
+    },
+    // Untrusted workspace: the engine refuses to send anything.
+    networkAllowed: () => vscode.workspace.isTrusted,
+  };
+}
+
+export function createEngine(s: EditorSettings, cacheDir: string, log: vscode.LogOutputChannel): Engine {
+  return new Engine(engineOptions(s, cacheDir, log));
+}
+
+export function backendOf(engine: Engine): RegistryBackend {
+  return {
+    async discover(host) {
+      const d = await engine.discoverServices(host);
+      return {
+        host: d.host, url: d.finalUrl, services: d.services,
+        ...(d.finalUrl !== d.discoveryUrl ? { redirectedTo: d.finalUrl } : {}),
+      };
+    },
+    async moduleVersions(addr) {
+      return (await engine.listModuleVersions(addr)).versions;
+    },
+    async providerVersions(addr) {
+      return (await engine.listProviderVersions(addr)).versions.map((v) => v.version);
+    },
+    async downloadLocation(addr, version) {
+      return (await engine.resolveDownloadLocation(addr, version)).location;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// Version completion items, computed from the registry's version list. Pure (no vscode): the
+// completion provider only converts these to vscode.CompletionItem.
+import { tryParseConstraint, VersionRules, parseVersion } from '../../engine/versions';
+import { select } from './select';
+
+export interface VersionItem {
+  /** What the list shows ("5.31.0", "~> 5.31"). */
+  label: string;
+  /** Short note beside the label ("selected by tofu init", "prerelease", …). */
+  description?: string;
+  /** Text that replaces the whole string content. */
+  insertText: string;
+  filterText: string;
+  sortText: string;
+  preselect: boolean;
+  kind: 'version' | 'constraint';
+  prerelease: boolean;
+  detail: string;
+}
+
+const OP_PREFIX = /^\s*(~>|>=|<=|!=|=|>|<)\s*/;
+
+/**
+ * Items for `version = "<typed>"`: every valid version newest first (prereleases marked, last), the
+ * version `tofu init` would select preselected, and the usual constraint forms for the newest
+ * release. When the user already typed an operator ("~> "), versions are offered with it.
+ */
+const itemMemo = new WeakMap<readonly string[], Map<string, VersionItem[]>>();
+
+export function versionCompletions(versions: readonly string[], rules: VersionRules, typed: string): VersionItem[] {
+  let m = itemMemo.get(versions);
+  if (!m) itemMemo.set(versions, (m = new Map()));
+  const key = `${rules}\u0000${typed}`;
+  let items = m.get(key);
+  if (!items) {
+    if (m.size > 100) m.clear();
+    items = computeVersionCompletions(versions, rules, typed);
+    m.set(key, items);
+  }
+  return items;
+}
+
+function computeVersionCompletions(versions: readonly string[], rules: VersionRules, typed: string): VersionItem[] {
+  const all = select(versions, null, rules);
+  // What tofu init would pick: under the typed constraint if it parses, else the newest release.
+  let selected = all.newest;
+  const t = typed.trim();
+  if (t) {
+    const parsed = tryParseConstraint(t, rules);
+    if ('constraint' in parsed) selected = select(versions, t, rules).selected ?? all.newest;
+  }
+  const opMatch = OP_PREFIX.exec(typed);
+  const op = opMatch ? `${opMatch[1]} ` : '';
+  const items: VersionItem[] = [];
+  const releases: string[] = [];
+  const pre: string[] = [];
+  for (const v of all.versions) {
+    const p = parseVersion(v, rules);
+    if (typeof p !== 'string' && p.prerelease) pre.push(v);
+    else releases.push(v);
+  }
+  let n = 0;
+  const sort = () => String(n++).padStart(5, '0');
+  const newest = releases[0] ?? null;
+  for (const v of releases) {
+    const notes: string[] = [];
+    if (v === newest) notes.push('latest');
+    if (v === selected) notes.push('selected by tofu init');
+    items.push({
+      label: v, description: notes.join(', ') || undefined, insertText: op + v, filterText: op + v, sortText: sort(),
+      preselect: v === selected, kind: 'version', prerelease: false,
+      detail: v === selected ? `${v}: the version tofu init would select` : `version ${v}`,
+    });
+  }
+  if (newest) {
+    const p = parseVersion(newest, rules);
+    if (typeof p !== 'string') {
+      const forms: Array<[string, string]> = [
+        [`~> ${p.major}.${p.minor}`, `${p.major}.${p.minor}.0 or newer, below ${p.major + 1}.0.0`],
+        [`~> ${p.major}.${p.minor}.${p.patch}`, `${p.major}.${p.minor}.${p.patch} or newer patch releases, below ${p.major}.${p.minor + 1}.0`],
+        [`>= ${newest}`, `${newest} or any newer version`],
+      ];
+      for (const [c, d] of forms) {
+        items.push({
+          label: c, description: 'constraint', insertText: c, filterText: c, sortText: sort(), preselect: false,
+          kind: 'constraint', prerelease: false, detail: d,
+        });
+      }
+    }
+  }
+  for (const v of pre) {
+    items.push({
+      label: v, description: 'prerelease', insertText: op + v, filterText: op + v, sortText: sort(),
+      preselect: false, kind: 'version', prerelease: true,
+      detail: `prerelease ${v}: tofu init selects it only when requested exactly`,
+    });
+  }
+  return items;
+}
+
+/**
+ * Source completion: registry addresses already used in the workspace whose text starts with what
+ * was typed (cheap: no network).
+ */
+export function sourceCompletions(known: Iterable<string>, typed: string): string[] {
+  const t = typed.trim().toLowerCase();
+  const out = new Set<string>();
+  for (const s of known) if (s.toLowerCase().startsWith(t) && s !== typed) out.add(s);
+  return [...out].sort();
+}

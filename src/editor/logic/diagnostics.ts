@@ -1,0 +1,140 @@
+// Registry diagnostics for one document, from its refs and what the lookup already knows. Pure
+// (no vscode) and synchronous: the adapter triggers lookups, then recomputes when they settle.
+import type { Range } from '../../engine/config/ast';
+import { RegistryError } from '../../engine/net/errors';
+import { tryParseConstraint, VersionRules } from '../../engine/versions';
+import { select } from './select';
+import { describeError } from './hover';
+import type { Settled } from './lookup';
+import type { DocRefs, Ref } from './refs';
+import { Target, targetOf } from './target';
+
+export type DiagnosticCode =
+  | 'malformed-constraint' | 'invalid-source' | 'unknown-host' | 'no-service' | 'not-found'
+  | 'unsatisfiable' | 'auth' | 'no-versions' | 'missing-version' | 'registry-error';
+
+export interface EditorDiagnostic {
+  range: Range;
+  message: string;
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  code: DiagnosticCode;
+}
+
+export interface NetworkProblem {
+  host: string;
+  message: string;
+}
+
+export interface DiagnosticsResult {
+  diagnostics: EditorDiagnostic[];
+  /** Targets whose versions are not known yet: the adapter starts these lookups. */
+  wanted: Target[];
+  /** Failures of the network itself (offline, timeout, TLS): shown once per host, not as diagnostics. */
+  network: NetworkProblem[];
+}
+
+const NETWORK_CODES = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
+  'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
+
+function isUnknownHost(err: RegistryError): boolean {
+  const cause = err.cause as { code?: string; cause?: { code?: string } } | undefined;
+  const c = cause?.code ?? cause?.cause?.code;
+  return err.code === 'network' && (c === 'ENOTFOUND' || /cannot resolve host/.test(err.message));
+}
+
+const parseMemo = new Map<string, { error?: string }>();
+function parseCached(text: string, rules: VersionRules): { error?: string } {
+  const key = `${rules}\u0000${text}`;
+  let r = parseMemo.get(key);
+  if (!r) {
+    if (parseMemo.size > 5000) parseMemo.clear();
+    const p = tryParseConstraint(text, rules);
+    r = 'error' in p ? { error: p.error } : {};
+    parseMemo.set(key, r);
+  }
+  return r;
+}
+
+/**
+ * Diagnostics for the refs of one document. `peek` returns what the lookup knows about a
+ * target's version list (undefined: never asked). `networkAllowed` false: only offline checks.
+ */
+export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<string[]> | undefined,
+  networkAllowed: boolean): DiagnosticsResult {
+  const out: DiagnosticsResult = { diagnostics: [], wanted: [], network: [] };
+  const all: Ref[] = [...refs.modules, ...refs.providers];
+  for (const ref of all) {
+    const info = targetOf(ref);
+    const srcRange = ref.source?.range ?? ref.headerRange;
+    if (info.error) {
+      if (ref.source && ref.source.value !== null) {
+        out.diagnostics.push({ range: srcRange, message: info.error, severity: 'error', code: 'invalid-source' });
+      }
+      continue;
+    }
+    const t = info.target;
+    if (!t) continue; // local path, git, … : nothing to check against a registry
+    const rules = t.kind;
+    const constraint = ref.version?.value ?? null;
+    if (ref.version && constraint !== null) {
+      const parsed = parseCached(constraint, rules);
+      if (parsed.error !== undefined) {
+        out.diagnostics.push({ range: ref.version.range, severity: 'error', code: 'malformed-constraint',
+          message: `Malformed version constraint (${rules} rules): ${parsed.error}` });
+        continue;
+      }
+    }
+    if (!networkAllowed) continue;
+    const s = peek(t);
+    if (!s) { out.wanted.push(t); continue; }
+    if (s.state === 'pending') continue;
+    if (s.state === 'error') {
+      const err = s.error;
+      if (err instanceof RegistryError) {
+        if (err.code === 'not-found') {
+          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'not-found',
+            message: `${t.kind === 'module' ? 'Module' : 'Provider'} ${t.display} not found: ${err.message}` });
+          continue;
+        }
+        if (err.code === 'no-services') {
+          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'no-service', message: err.message });
+          continue;
+        }
+        if (err.code === 'unauthorized' || err.code === 'forbidden') {
+          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'auth', message: describeError(err) });
+          continue;
+        }
+        if (err.code === 'invalid-address' || err.code === 'invalid-version') {
+          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'invalid-source', message: err.message });
+          continue;
+        }
+        if (isUnknownHost(err)) {
+          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'unknown-host',
+            message: `Unknown registry host ${t.host}: ${err.message}` });
+          continue;
+        }
+        if (NETWORK_CODES.has(err.code)) {
+          out.network.push({ host: t.host, message: err.message });
+          continue;
+        }
+      }
+      out.network.push({ host: t.host, message: describeError(err) });
+      continue;
+    }
+    const versions = s.value;
+    if (versions.length === 0) {
+      out.diagnostics.push({ range: srcRange, severity: 'warning', code: 'no-versions',
+        message: `The registry lists no versions for ${t.display}` });
+      continue;
+    }
+    const sel = select(versions, constraint, rules);
+    if (ref.version && constraint !== null && !sel.selected) {
+      out.diagnostics.push({ range: ref.version.range, severity: 'error', code: 'unsatisfiable',
+        message: `No available version of ${t.display} satisfies "${constraint}" (newest: ${sel.newest ?? 'none'})` });
+    } else if (!ref.version && t.kind === 'module') {
+      out.diagnostics.push({ range: ref.headerRange, severity: 'information', code: 'missing-version',
+        message: `No version constraint for ${t.display}: tofu init takes the newest (${sel.newest ?? '?'}); pin it` });
+    }
+  }
+  return out;
+}

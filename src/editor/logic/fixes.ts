@@ -1,0 +1,82 @@
+// Quick fixes / CodeLens edits: "newer version available → update constraint" (keeps the user's
+// operator style) and "add missing version" (pins to ~> of the newest). Pure (no vscode).
+import type { Position, Range } from '../../engine/config/ast';
+import { parseVersion, selectVersions, tryParseConstraint } from '../../engine/versions';
+import { select } from './select';
+import type { ConstraintTerm, ParsedVersion, VersionRules } from '../../engine/versions';
+import type { Ref } from './refs';
+
+export interface Fix {
+  kind: 'update-constraint' | 'add-version';
+  title: string;
+  /** Short form for a CodeLens. */
+  lens: string;
+  range: Range;
+  newText: string;
+  /** The version the fix makes tofu init select. */
+  version: string;
+}
+
+function parts(v: ParsedVersion, n: number): string {
+  return [v.major, v.minor, v.patch].slice(0, Math.max(1, Math.min(3, n))).join('.') +
+    (v.prerelease ? `-${v.prerelease}` : '');
+}
+
+function bumpTerm(t: ConstraintTerm, newest: ParsedVersion): string {
+  const op = t.implicit ? '' : `${t.op} `;
+  switch (t.op) {
+    case '~>': return `${op}${parts(newest, t.version.specified)}`;
+    case '=': return `${op}${newest.raw}`;
+    case '<': return `< ${newest.major + 1}.0.0`;
+    case '<=': return `<= ${newest.raw}`;
+    default: return t.text;
+  }
+}
+
+/** The user's constraint rewritten so that `newest` is selected, keeping its operators. */
+export function updateConstraint(text: string, newest: string, rules: VersionRules): string | undefined {
+  const p = tryParseConstraint(text, rules);
+  const nv = parseVersion(newest, rules);
+  if ('error' in p || typeof nv === 'string') return undefined;
+  const candidate = p.constraint.terms.map((t) => bumpTerm(t, nv)).join(', ');
+  if (selectVersions([newest], candidate, rules).selected === newest) return candidate;
+  const fallback = `~> ${nv.major}.${nv.minor}`;
+  return selectVersions([newest], fallback, rules).selected === newest ? fallback : undefined;
+}
+
+function pos(p: Position): Position {
+  return { line: p.line, character: p.character, offset: p.offset };
+}
+
+/** The fixes available for one ref, given the registry's version list. */
+export function fixesFor(ref: Ref, versions: readonly string[], rules: VersionRules): Fix[] {
+  const all = select(versions, null, rules);
+  const newest = all.newest;
+  if (!newest) return [];
+  const fixes: Fix[] = [];
+  const v = ref.version;
+  if (v && v.value !== null && v.contentRange) {
+    const sel = select(versions, v.value, rules);
+    if (!sel.error && sel.selected !== newest) {
+      const next = updateConstraint(v.value, newest, rules);
+      if (next && next !== v.value) {
+        fixes.push({
+          kind: 'update-constraint', version: newest, newText: next, range: v.contentRange,
+          title: `Newer version available: ${newest} → update constraint to "${next}"`,
+          lens: `newer version available: ${newest} → update constraint`,
+        });
+      }
+    }
+  } else if (!v && ref.kind === 'module' && ref.source) {
+    const nv = parseVersion(newest, rules);
+    if (typeof nv !== 'string') {
+      const c = `~> ${nv.major}.${nv.minor}`;
+      const at = pos(ref.source.attrRange.end);
+      fixes.push({
+        kind: 'add-version', version: newest, newText: `\n${ref.indent}version = "${c}"`, range: { start: at, end: at },
+        title: `Add missing version = "${c}" (newest: ${newest})`, lens: `add missing version: "${c}"`,
+      });
+    }
+  }
+  return fixes;
+}

@@ -1,0 +1,138 @@
+// Hover text (Markdown) for `version` and `source`. Pure (no vscode).
+import { describeConstraint, parseVersion, tryParseConstraint } from '../../engine/versions';
+import { select } from './select';
+import type { VersionRules } from '../../engine/versions';
+import type { ModuleSource } from '../../engine/addresses';
+import { RegistryError } from '../../engine/net/errors';
+import { tokenEnvName } from '../../engine/net/http-errors';
+import type { DiscoveryInfo } from './lookup';
+import type { Target } from './target';
+
+export const NO_NETWORK = 'Registry lookups are off in this untrusted workspace (no network requests are made). Trust the workspace to see versions and download locations.';
+
+export type Outcome<T> = { value: T } | { error: unknown } | undefined;
+
+/** A user-facing sentence for an engine error (never contains a token). */
+export function describeError(err: unknown): string {
+  if (err instanceof RegistryError) {
+    if (err.code === 'unauthorized' || err.code === 'forbidden') {
+      const host = err.host ?? 'the registry host';
+      return `${err.message}. Authentication needed: credentials for ${host} are read from the OpenTofu CLI configuration (setting \`tofuRegistry.cliConfigFile\`, else ~/.tofurc / ~/.terraformrc) or TF_TOKEN_${tokenEnvName(host)}.`;
+    }
+    return err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+function esc(s: string): string {
+  return s.replace(/[\\`*_{}[\]<>()#+!|]/g, (c) => `\\${c}`);
+}
+
+function code(s: string): string {
+  return s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``;
+}
+
+export interface VersionHoverInput {
+  target: Target;
+  constraint: string | null;
+  versions: Outcome<string[]>;
+  networkAllowed: boolean;
+}
+
+/** Hover on `version`: the constraint in words, what tofu init selects, newest, matches, warnings. */
+export function versionHover(i: VersionHoverInput): string {
+  const rules: VersionRules = i.target.kind;
+  const lines: string[] = [];
+  const what = i.target.kind === 'module' ? 'module' : 'provider';
+  lines.push(`**${esc(i.target.display)}** (${what} version rules)`);
+  if (i.constraint === null) lines.push('', 'No literal version constraint: `tofu init` takes the newest release.');
+  else {
+    const parsed = tryParseConstraint(i.constraint, rules);
+    if ('error' in parsed) {
+      lines.push('', `$(error) Malformed constraint ${code(i.constraint)}: ${esc(parsed.error)}`);
+      return lines.join('\n');
+    }
+    lines.push('', `${code(i.constraint)}: ${esc(describeConstraint(i.constraint, rules))}`);
+  }
+  if (!i.networkAllowed) return [...lines, '', NO_NETWORK].join('\n');
+  if (!i.versions) return [...lines, '', '_Looking up versions…_'].join('\n');
+  if ('error' in i.versions) return [...lines, '', `$(warning) ${esc(describeError(i.versions.error))}`].join('\n');
+  const sel = select(i.versions.value, i.constraint, rules);
+  lines.push('');
+  if (sel.selected) lines.push(`- Selected by \`tofu init\`: **${sel.selected}**`);
+  else lines.push('- $(warning) **No available version satisfies this constraint**');
+  if (sel.newest) lines.push(`- Newest available: ${sel.newest}`);
+  const top = sel.matching.slice(0, 5);
+  lines.push(`- ${sel.matching.length} of ${sel.versions.length} versions match${top.length ? `: ${top.join(', ')}${sel.matching.length > top.length ? ', …' : ''}` : ''}`);
+  if (sel.selected && sel.newest) {
+    const s = parseVersion(sel.selected, rules);
+    const n = parseVersion(sel.newest, rules);
+    if (typeof s !== 'string' && typeof n !== 'string' && n.major > s.major) {
+      lines.push(`- $(warning) The constraint excludes newer major version ${sel.newest}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export interface SourceHoverInput {
+  source: string;
+  moduleSource?: ModuleSource;
+  target?: Target;
+  error?: string;
+  discovery?: Outcome<DiscoveryInfo>;
+  selected?: string | null;
+  location?: Outcome<string>;
+  networkAllowed: boolean;
+}
+
+const KIND_NAMES: Record<string, string> = { local: 'Local path (no registry involved: the module is read from disk)' };
+
+/** Hover on `source`: the parsed address, service discovery, the resolved download location. */
+export function sourceHover(i: SourceHoverInput): string {
+  const lines: string[] = [];
+  const ms = i.moduleSource;
+  const t = i.target;
+  if (!t) {
+    if (ms && ms.kind === 'local') lines.push(`**${KIND_NAMES.local}**: ${code(ms.path)}`);
+    else if (ms && ms.kind !== 'registry') {
+      lines.push(`**${esc(ms.description)}** (${ms.kind} source, fetched directly, not through a registry)`);
+      if (ms.subdir) lines.push('', `Subdirectory: ${code(ms.subdir)}`);
+    }
+    if (i.error) lines.push('', `$(error) ${esc(i.error)}`);
+    return lines.join('\n') || esc(i.error ?? 'not a registry source');
+  }
+  if (t.kind === 'module') {
+    const a = t.addr;
+    lines.push(`**Registry module** ${code(a.fullAddress)}`, '',
+      `| host | namespace | name | system${a.subdir ? ' | subdir' : ''} |`,
+      `|---|---|---|---${a.subdir ? '|---' : ''}|`,
+      `| ${esc(a.host)} | ${esc(a.namespace)} | ${esc(a.name)} | ${esc(a.system)}${a.subdir ? ` | ${esc(a.subdir)}` : ''} |`);
+  } else {
+    const a = t.addr;
+    lines.push(`**Provider** ${code(a.address)}`, '', '| host | namespace | type |', '|---|---|---|',
+      `| ${esc(a.host)} | ${esc(a.namespace)} | ${esc(a.type)} |`);
+  }
+  if (!i.networkAllowed) return [...lines, '', NO_NETWORK].join('\n');
+  lines.push('', `**Service discovery** for ${code(t.host)}:`);
+  const d = i.discovery;
+  if (!d) lines.push('_Looking up…_');
+  else if ('error' in d) lines.push(`$(warning) ${esc(describeError(d.error))}`);
+  else {
+    const svc = t.kind === 'module' ? 'modules.v1' : 'providers.v1';
+    const base = d.value.services[svc];
+    lines.push(base ? `- ${svc}: ${code(base)}` : `- $(warning) the host does not offer ${svc}`);
+    const ids = Object.keys(d.value.services).sort();
+    lines.push(`- services: ${ids.length ? ids.map(code).join(', ') : 'none'}`);
+    if (d.value.redirectedTo) lines.push(`- redirected to ${code(d.value.redirectedTo)}`);
+  }
+  if (t.kind === 'module') {
+    if (i.selected === null) lines.push('', 'No version to download (nothing satisfies the constraint).');
+    else if (i.selected) {
+      const loc = i.location;
+      if (!loc) lines.push('', `**Download** of ${i.selected}: _resolving…_`);
+      else if ('error' in loc) lines.push('', `**Download** of ${i.selected}: $(warning) ${esc(describeError(loc.error))}`);
+      else lines.push('', `**Download** of ${i.selected}: ${code(loc.value)}`);
+    }
+  }
+  return lines.join('\n');
+}

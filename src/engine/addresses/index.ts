@@ -1,0 +1,3 @@
+export * from './hostname';
+export * from './module-source';
+export * from './provider-source';

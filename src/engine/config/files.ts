@@ -1,0 +1,135 @@
+// OpenTofu's file rules: which files are configuration, `.tofu` over `.tf` (and `.tofu.json` over
+// `.tf.json`) of the same base name in one directory, override files, and directory walking.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ConfigFile } from './ast';
+import { extractFile, FileSummary } from './extract';
+import { parseJsonConfig } from './json';
+import { parseHcl } from './parser';
+
+const EXTENSIONS = ['.tofu.json', '.tf.json', '.tofu', '.tf'];
+const SKIP_DIRS = new Set(['.terraform', '.git', 'node_modules']);
+
+/** The configuration extension of a file name ('.tf', '.tofu', '.tf.json', '.tofu.json') or null. */
+export function configExtension(p: string): string | null {
+  const base = path.basename(p);
+  for (const ext of EXTENSIONS) if (base.length > ext.length && base.endsWith(ext)) return ext;
+  return null;
+}
+
+export function isConfigFileName(p: string): boolean {
+  const base = path.basename(p);
+  // Editor backups / hidden files are ignored by OpenTofu too.
+  if (base.startsWith('.') || base.startsWith('#') || base.endsWith('~')) return false;
+  return configExtension(p) !== null;
+}
+
+/** `override.tf`, `foo_override.tf` (and the .tofu / .json variants). */
+export function isOverrideFile(p: string): boolean {
+  const ext = configExtension(p);
+  if (!ext) return false;
+  const stem = path.basename(p).slice(0, -ext.length);
+  return stem === 'override' || stem.endsWith('_override');
+}
+
+export function isJsonConfigFile(p: string): boolean {
+  const ext = configExtension(p);
+  return ext === '.tf.json' || ext === '.tofu.json' || (ext === null && p.endsWith('.json'));
+}
+
+/** Parses by file name: JSON syntax for `.tf.json` / `.tofu.json`, native syntax otherwise. */
+export function parseConfig(text: string, p: string): ConfigFile {
+  return isJsonConfigFile(p) ? parseJsonConfig(text) : parseHcl(text);
+}
+
+/**
+ * Applies `.tofu` precedence to file names of ONE directory: returns the files OpenTofu loads and
+ * the ones it ignores because a `.tofu` (`.tofu.json`) twin exists.
+ */
+export function applyTofuPrecedence(files: string[]): { used: string[]; shadowed: string[] } {
+  const present = new Set(files.map((f) => path.resolve(f)));
+  const used: string[] = [];
+  const shadowed: string[] = [];
+  for (const f of files) {
+    const ext = configExtension(f);
+    let twin: string | null = null;
+    if (ext === '.tf') twin = f.slice(0, -3) + '.tofu';
+    else if (ext === '.tf.json') twin = f.slice(0, -8) + '.tofu.json';
+    if (twin && present.has(path.resolve(twin))) shadowed.push(f);
+    else used.push(f);
+  }
+  return { used, shadowed };
+}
+
+export interface LoadedFile {
+  path: string;
+  text: string;
+  file: ConfigFile;
+  summary: FileSummary;
+  /** An override file (merged over the others by OpenTofu). */
+  override: boolean;
+}
+
+export async function loadFile(p: string): Promise<LoadedFile> {
+  const text = await fs.readFile(p, 'utf8');
+  const file = parseConfig(text, p);
+  return { path: p, text, file, summary: extractFile(file, text), override: isOverrideFile(p) };
+}
+
+/**
+ * The configuration files of one directory (not recursive), in name order, with `.tofu`
+ * precedence applied. Override files are included and marked (`override: true`); callers that
+ * merge configuration apply them after the others.
+ */
+export async function loadConfigDir(dir: string): Promise<{ files: LoadedFile[]; shadowed: string[] }> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  const names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && isConfigFileName(e.name)).map((e) => path.join(dir, e.name)).sort();
+  const { used, shadowed } = applyTofuPrecedence(names);
+  const files: LoadedFile[] = [];
+  for (const p of used) {
+    try {
+      files.push(await loadFile(p));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EISDIR') continue;
+      throw err;
+    }
+  }
+  return { files, shadowed };
+}
+
+/**
+ * Every configuration file under the given paths: files are taken as given, directories are
+ * walked recursively (skipping .terraform/, .git/, node_modules/). Sorted, de-duplicated.
+ * Rejects with an error naming the path when a path cannot be read.
+ */
+export async function findConfigFiles(paths: string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    let st;
+    try {
+      st = await fs.stat(p);
+    } catch (err) {
+      throw new Error(`cannot read ${p}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+    }
+    if (st.isDirectory()) await walk(p, out);
+    else out.add(p);
+  }
+  return [...out].sort();
+}
+
+async function walk(dir: string, out: Set<string>): Promise<void> {
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new Error(`cannot read directory ${dir}: ${(err as Error).message}`);
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) await walk(p, out);
+    } else if (isConfigFileName(e.name)) {
+      out.add(p);
+    }
+  }
+}

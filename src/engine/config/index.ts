@@ -1,0 +1,14 @@
+// The configuration engine: tolerant HCL native-syntax and JSON-syntax parsing, extraction of
+// module calls / required_providers / variables, OpenTofu's file rules, and cursor helpers.
+export * from './ast';
+export { parseHcl, parseExpression } from './parser';
+export { parseJsonConfig } from './json';
+export {
+  parseConfig, isConfigFileName, isOverrideFile, isJsonConfigFile, configExtension, applyTofuPrecedence,
+  loadConfigDir, loadFile, findConfigFiles,
+} from './files';
+export type { LoadedFile } from './files';
+export { extractFile, extractModule, extractVariable, extractRequiredProvider, valueInfo } from './extract';
+export type { ValueInfo, ArgumentInfo, ModuleCall, RequiredProvider, VariableDecl, FileSummary } from './extract';
+export { rangeContains, findNodeAt, locateCursor } from './locate';
+export type { CursorContext, NodePathEntry } from './locate';

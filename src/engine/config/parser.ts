@@ -1,0 +1,234 @@
+// Body parser (attributes and blocks) and the public entry points for the HCL native syntax.
+//
+// Recovery strategy: the file is parsed once strictly (HCL's own rules plus local recovery:
+// a broken attribute skips to the next newline at bracket depth 0). If that produced any
+// diagnostic, it is parsed a second time with indentation heuristics switched on: a line that
+// starts at or left of the enclosing block's (or attribute's) indentation ends whatever broken
+// construct is open, so a missing `}` or `]` does not swallow the following blocks. Valid files
+// never see the heuristics; broken ones cost two linear passes.
+import { Attribute, Block, BlockLabel, Body, BodyItem, ConfigFile, Diagnostic, Expression } from './ast';
+import { ExprParser } from './expressions';
+import { RawDiag, scan } from './scanner';
+import { decode } from './templates';
+import { F_ESCAPES, F_FIRST, LineMap, T } from './tokens';
+
+class BodyParser extends ExprParser {
+  parseFile(): Body {
+    const items = this.parseItems(-1);
+    return { items, range: this.range(0, this.text.length) };
+  }
+
+  /** Items until `}` (left for the caller), EOF, or — recovery pass — a line at/left of `indent`. */
+  private parseItems(indent: number): BodyItem[] {
+    const items: BodyItem[] = [];
+    const inBlock = indent >= 0;
+    this.nl = true;
+    for (;;) {
+      let kind = this.k[this.p];
+      while (kind === T.Newline) kind = this.k[++this.p];
+      if (kind === T.EOF) return items;
+      const p = this.p;
+      if (this.heur && inBlock && (this.f[p] & F_FIRST) !== 0) {
+        const col = this.column(p);
+        if (kind === T.RBrace ? col < indent : col <= indent) return items;
+      }
+      if (kind === T.RBrace) {
+        if (inBlock) return items;
+        this.error('Unexpected "}": no block is open here', this.s[p], this.e[p]);
+        this.p++;
+        continue;
+      }
+      if (kind === T.Ident) {
+        const next = this.k[p + 1];
+        if (next === T.Equal) { items.push(this.parseAttribute(indent)); continue; }
+        if (next === T.LBrace || next === T.OQuote || next === T.Ident || next === T.Newline || next === T.EOF) {
+          items.push(this.parseBlock(indent));
+          continue;
+        }
+        this.error(`Expected "=" or a block after "${this.slice(p)}", found ${this.describe(p + 1)}`, this.s[p + 1], this.e[p + 1]);
+      } else {
+        this.error(`Expected an attribute or a block, found ${this.describe(p)}`, this.s[p], this.e[p]);
+      }
+      this.skipLine(indent);
+    }
+  }
+
+  /** Skips to the next newline at bracket depth 0 (or `}` / EOF, or a recovery-pass line start). */
+  private skipLine(indent: number): void {
+    let depth = 0;
+    const k = this.k;
+    const stopCol = indent < 0 ? 0 : indent;
+    for (;;) {
+      const kind = k[this.p];
+      if (kind === T.EOF) return;
+      if (this.heur && depth > 0 && kind === T.Ident && (this.f[this.p] & F_FIRST) !== 0 && this.column(this.p) <= stopCol) return;
+      if (kind === T.Newline && depth === 0) return;
+      if (kind === T.LBrace || kind === T.LBrack || kind === T.LParen) depth++;
+      else if (kind === T.RBrace || kind === T.RBrack || kind === T.RParen) {
+        if (depth === 0) { if (kind === T.RBrace) return; } else depth--;
+      }
+      this.p++;
+    }
+  }
+
+  private parseAttribute(indent: number): Attribute {
+    const n = this.p;
+    this.p += 2; // name =
+    this.nl = true;
+    const savedBase = this.baseIndent;
+    this.baseIndent = this.heur ? this.indentOf(n) : -1;
+    const expr = this.parseExpr();
+    this.baseIndent = savedBase;
+    const nameRange = this.range(this.s[n], this.e[n]);
+    const attr: Attribute = {
+      kind: 'attribute', name: this.slice(n), nameRange, expr,
+      range: expr.range.end.offset > this.e[n + 1] ? this.join(nameRange, expr.range) : this.from(nameRange, this.e[n + 1]),
+    };
+    this.nl = true;
+    const after = this.peek();
+    const newLine = (this.f[this.p] & F_FIRST) !== 0; // e.g. after an unterminated heredoc
+    if (after !== T.Newline && after !== T.EOF && !newLine && !(after === T.RBrace && indent >= 0)) {
+      if (expr.kind !== 'invalid') {
+        this.error(`Unexpected ${this.describe(this.p)} after the value of "${attr.name}"; expected a newline`, this.s[this.p], this.e[this.p]);
+      }
+      this.skipLine(indent);
+    }
+    return attr;
+  }
+
+  private parseBlock(indent: number): Block {
+    const t = this.next();
+    const labels: BlockLabel[] = [];
+    for (;;) {
+      const kind = this.k[this.p];
+      if (kind === T.Ident) {
+        const l = this.next();
+        labels.push({ value: this.slice(l), range: this.range(this.s[l], this.e[l]) });
+      } else if (kind === T.OQuote) {
+        labels.push(this.parseLabel());
+      } else break;
+    }
+    const typeName = this.slice(t);
+    const block: Block = {
+      kind: 'block', type: typeName, typeRange: this.range(this.s[t], this.e[t]), labels,
+      body: { items: [], range: this.range(this.prevEnd(), this.prevEnd()) }, range: this.range(this.s[t], this.prevEnd()), closed: false,
+    };
+    if (this.k[this.p] !== T.LBrace) {
+      const p = this.p;
+      const where = this.k[p] === T.Newline || this.k[p] === T.EOF ? this.prevEnd() : this.s[p];
+      this.error(`Expected "{" to open the body of the ${typeName} block, found ${this.describe(p)}`, where, this.k[p] === T.Newline || this.k[p] === T.EOF ? where : this.e[p]);
+      this.skipLine(indent);
+      return block;
+    }
+    if (this.depth >= 100) {
+      this.error('Blocks nested too deeply', this.s[t], this.e[t]);
+      this.skipLine(indent);
+      return block;
+    }
+    const open = this.next();
+    const myIndent = this.indentOf(t);
+    this.depth++;
+    const items = this.parseItems(myIndent);
+    this.depth--;
+    this.nl = true;
+    let end: number;
+    if (this.k[this.p] === T.RBrace) {
+      end = this.e[this.next()];
+      block.closed = true;
+    } else {
+      end = this.prevEnd();
+      if (end < this.e[open]) end = this.e[open];
+      this.error(`Missing "}" to close the ${typeName} block`, this.s[t], this.e[open]);
+    }
+    block.body = { items, range: this.range(this.s[open], end) };
+    block.range = this.range(this.s[t], end);
+    return block;
+  }
+
+  private parseLabel(): BlockLabel {
+    const open = this.next();
+    let value = '';
+    while (this.k[this.p] === T.TemplateLiteral) {
+      const p = this.next();
+      const raw = this.slice(p);
+      value += this.f[p] & F_ESCAPES ? decode(raw, true) : raw;
+    }
+    if (this.k[this.p] !== T.CQuote) {
+      this.error('Block labels must be literal strings', this.s[this.p], this.e[this.p]);
+      let depth = 0;
+      for (;;) {
+        const kind = this.k[this.p];
+        if (kind === T.EOF || (kind === T.CQuote && depth === 0)) break;
+        if (kind === T.OQuote) depth++;
+        else if (kind === T.CQuote) depth--;
+        this.p++;
+      }
+    }
+    let end = this.s[this.p];
+    if (this.k[this.p] === T.CQuote) end = this.e[this.next()];
+    return { value, range: this.range(this.s[open], end) };
+  }
+}
+
+function scannerDiags(lm: LineMap, raw: RawDiag[]): Diagnostic[] {
+  return raw.map((d) => ({ message: d.message, range: lm.range(d.start, d.end), severity: 'error' as const }));
+}
+
+function mergeDiags(a: Diagnostic[], b: Diagnostic[]): Diagnostic[] {
+  if (!a.length) return b;
+  if (!b.length) return a;
+  return [...a, ...b].sort((x, y) => x.range.start.offset - y.range.start.offset);
+}
+
+/** Parses a file in HCL native syntax (.tf, .tofu). Never throws; problems become diagnostics. */
+export function parseHcl(text: string): ConfigFile {
+  try {
+    return parseHclUnsafe(text);
+  } catch (err) {
+    // Last line of defence: the parser is written not to throw; if it ever does, degrade.
+    const lm = new LineMap(text);
+    return { syntax: 'hcl', body: { items: [], range: lm.range(0, text.length) }, diagnostics: [{ message: `Internal parser error: ${String(err)}`, range: lm.range(0, 0), severity: 'error' }] };
+  }
+}
+
+function parseHclUnsafe(text: string): ConfigFile {
+  const lm = new LineMap(text);
+  const { tokens, diags } = scan(text);
+  let parser = new BodyParser(text, lm, tokens, false);
+  let body = parser.parseFile();
+  if (parser.diags.length || diags.length) {
+    parser = new BodyParser(text, lm, tokens, true);
+    body = parser.parseFile();
+  }
+  return { syntax: 'hcl', body, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
+}
+
+/** Parses one standalone HCL expression, e.g. `list(string)` or `["a", 15]`. */
+export function parseExpression(text: string): { expr: Expression; diagnostics: Diagnostic[] } {
+  const lm = new LineMap(text);
+  const { tokens, diags } = scan(text);
+  const parser = new BodyParser(text, lm, tokens, false);
+  parser.nl = false;
+  const expr = parser.parseExpr();
+  if (parser.peek() !== T.EOF) parser.error(`Unexpected ${parser.describe(parser.p)} after the expression`, parser.s[parser.p], text.length);
+  return { expr, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
+}
+
+/**
+ * Parses `text.slice(start, end)` of a larger document (a JSON string's content) as a template
+ * (`bare`) or an expression, with ranges in the larger document's coordinates.
+ */
+export function parseEmbedded(text: string, lm: LineMap, start: number, end: number, bare: boolean): { expr: Expression; diagnostics: Diagnostic[] } {
+  const { tokens, diags } = scan(text, start, end, bare);
+  const parser = new BodyParser(text, lm, tokens, false);
+  parser.nl = false;
+  let expr: Expression;
+  if (bare) {
+    expr = parser.parseBareTemplate(start, end);
+  } else {
+    expr = parser.parseExpr();
+    if (parser.peek() !== T.EOF) parser.error(`Unexpected ${parser.describe(parser.p)} after the expression`, parser.s[parser.p], end);
+  }
+  return { expr, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
+}
+

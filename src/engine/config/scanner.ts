@@ -1,0 +1,431 @@
+// Hand-written HCL scanner over char codes. One linear pass; a small mode stack handles quoted
+// templates, heredocs and `${…}` / `%{…}` sequences. Tolerant: an unterminated string ends at the
+// end of its line, an unterminated heredoc ends before the next line that looks like a top-level
+// block header, an unterminated `/*` comment ends at the end of its line — each with a diagnostic.
+import { F_ESCAPES, F_FIRST, F_FLUSH, F_MISSING, F_STRIP, T, TokenStream } from './tokens';
+
+export interface RawDiag {
+  message: string;
+  start: number;
+  end: number;
+}
+
+const enum M {
+  Quoted,
+  Heredoc,
+  Interp,
+  Bare,
+}
+
+interface Frame {
+  mode: M;
+  /** Scanning in this frame stops at this offset. */
+  limit: number;
+  /** Brace nesting inside an interpolation. */
+  depth: number;
+  /** For an interpolation: true when it sits in a quoted string (a newline then ends it). */
+  inQuoted: boolean;
+  /** Heredoc: the closing marker's range (start === end when missing). */
+  closeStart: number;
+  closeEnd: number;
+  marker: string;
+}
+
+// Character classes for ASCII: 1 = identifier start, 2 = identifier part, 4 = digit.
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  const digit = c >= 48 && c <= 57;
+  CLASS[c] = (letter ? 3 : 0) | (digit ? 6 : 0) | (c === 45 ? 2 : 0);
+}
+
+const TOP_LEVEL_HEADER = /^[A-Za-z_][A-Za-z0-9_-]*(?:[ \t]+(?:"[^"\n]*"|[A-Za-z_][A-Za-z0-9_-]*))*[ \t]*\{[ \t]*\r?$/gm;
+
+export class Scanner {
+  kinds: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  flags: Uint8Array;
+  count = 0;
+  diags: RawDiag[] = [];
+  private frames: Frame[] = [];
+  // Next comment close at or after the last search (-1: not searched yet, -2: none).
+  private commentClose = -1;
+  /** Heredoc markers known to have no closing line after the given offset. */
+  private unclosedMarkers = new Map<string, number>();
+  /** Cached next top-level block header line: searched from `headerFrom`, found at `headerAt` (-1: none). */
+  private headerFrom = -1;
+  private headerAt = -1;
+  private atLineStart = true;
+
+  constructor(private readonly text: string, private i: number, private readonly to: number) {
+    const cap = ((to - i) >> 2) + 16;
+    this.kinds = new Uint8Array(cap);
+    this.starts = new Int32Array(cap);
+    this.ends = new Int32Array(cap);
+    this.flags = new Uint8Array(cap);
+  }
+
+  /** Scans native syntax; with `bareTemplate` the whole range is template content (JSON strings). */
+  run(bareTemplate: boolean): TokenStream {
+    if (bareTemplate) this.frames.push(frame(M.Bare, this.to));
+    for (;;) {
+      const top = this.frames.length ? this.frames[this.frames.length - 1] : undefined;
+      if (!top) {
+        if (this.scanNormal(this.to, undefined)) break;
+      } else if (top.mode === M.Interp) {
+        this.scanNormal(top.limit, top);
+      } else if (top.mode === M.Quoted) {
+        this.scanTemplate(top, true);
+      } else if (top.mode === M.Heredoc) {
+        this.scanTemplate(top, false);
+      } else {
+        this.scanTemplate(top, false);
+        if (!this.frames.length) break;
+      }
+    }
+    this.push(T.EOF, this.to, this.to, 0);
+    return { kinds: this.kinds, starts: this.starts, ends: this.ends, flags: this.flags, count: this.count };
+  }
+
+  private push(kind: T, start: number, end: number, flags: number): void {
+    if (this.count === this.kinds.length) this.grow();
+    const n = this.count++;
+    this.kinds[n] = kind;
+    this.starts[n] = start;
+    this.ends[n] = end;
+    if (this.atLineStart && kind !== T.Newline) {
+      flags |= F_FIRST;
+      this.atLineStart = false;
+    }
+    this.flags[n] = flags;
+  }
+
+  private grow(): void {
+    const cap = this.kinds.length * 2;
+    const k = new Uint8Array(cap); k.set(this.kinds); this.kinds = k;
+    const s = new Int32Array(cap); s.set(this.starts); this.starts = s;
+    const e = new Int32Array(cap); e.set(this.ends); this.ends = e;
+    const f = new Uint8Array(cap); f.set(this.flags); this.flags = f;
+  }
+
+  /**
+   * Scans native-syntax tokens until `end` or until the mode changes. Returns true at the end of
+   * the top-level input (EOF to be emitted by the caller).
+   */
+  private scanNormal(end: number, interp: Frame | undefined): boolean {
+    const text = this.text;
+    let i = this.i;
+    for (;;) {
+      if (i >= end) {
+        this.i = i;
+        if (!interp) return true;
+        this.diags.push({ message: 'Unterminated template sequence: expected "}"', start: i, end: i });
+        this.push(T.TemplateSeqEnd, i, i, F_MISSING);
+        this.frames.pop();
+        return false;
+      }
+      const c = text.charCodeAt(i);
+      if (c < 128 && CLASS[c] & 1) {
+        const s = i++;
+        while (i < end) {
+          const d = text.charCodeAt(i);
+          if (d < 128 ? (CLASS[d] & 2) === 0 : !isUnicodeIdentPart(d)) break;
+          i++;
+        }
+        this.push(T.Ident, s, i, 0);
+        continue;
+      }
+      switch (c) {
+        case 32: case 9: case 13: case 12:
+          i++;
+          continue;
+        case 10:
+          if (interp && interp.inQuoted) {
+            this.diags.push({ message: 'Unterminated template sequence: expected "}" before the end of the line', start: i, end: i });
+            this.push(T.TemplateSeqEnd, i, i, F_MISSING);
+            this.frames.pop();
+            this.i = i;
+            return false;
+          }
+          this.push(T.Newline, i, i + 1, 0);
+          this.atLineStart = true;
+          i++;
+          continue;
+        case 35: // #
+          i = lineEnd(text, i, end);
+          continue;
+        case 47: { // /
+          const d = text.charCodeAt(i + 1);
+          if (d === 47) { i = lineEnd(text, i, end); continue; }
+          if (d === 42) {
+            // Cached so that many unterminated comments cannot make the scan quadratic.
+            if (this.commentClose === -1 || (this.commentClose >= 0 && this.commentClose < i + 2)) {
+              this.commentClose = text.indexOf('*/', i + 2);
+              if (this.commentClose < 0) this.commentClose = -2;
+            }
+            const close = this.commentClose === -2 ? -1 : this.commentClose;
+            if (close < 0 || close + 2 > end) {
+              const e = lineEnd(text, i, end);
+              this.diags.push({ message: 'Unterminated comment: expected "*/"', start: i, end: e });
+              i = e;
+            } else {
+              i = close + 2;
+            }
+            continue;
+          }
+          this.push(T.Slash, i, ++i, 0);
+          continue;
+        }
+        case 34: // "
+          this.push(T.OQuote, i, i + 1, 0);
+          this.i = i + 1;
+          this.frames.push(frame(M.Quoted, this.to));
+          return false;
+        case 60: { // <
+          const d = text.charCodeAt(i + 1);
+          if (d === 60 && this.tryHeredoc(i, end)) return false;
+          if (d === 61) { this.push(T.Le, i, i + 2, 0); i += 2; } else { this.push(T.Lt, i, ++i, 0); }
+          continue;
+        }
+        case 62: // >
+          if (text.charCodeAt(i + 1) === 61) { this.push(T.Ge, i, i + 2, 0); i += 2; } else { this.push(T.Gt, i, ++i, 0); }
+          continue;
+        case 61: { // =
+          const d = text.charCodeAt(i + 1);
+          if (d === 61) { this.push(T.EqEq, i, i + 2, 0); i += 2; } else if (d === 62) { this.push(T.FatArrow, i, i + 2, 0); i += 2; } else { this.push(T.Equal, i, ++i, 0); }
+          continue;
+        }
+        case 33: // !
+          if (text.charCodeAt(i + 1) === 61) { this.push(T.NotEq, i, i + 2, 0); i += 2; } else { this.push(T.Bang, i, ++i, 0); }
+          continue;
+        case 38: // &
+          if (text.charCodeAt(i + 1) === 38) { this.push(T.And, i, i + 2, 0); i += 2; } else { this.invalid(i); i++; }
+          continue;
+        case 124: // |
+          if (text.charCodeAt(i + 1) === 124) { this.push(T.Or, i, i + 2, 0); i += 2; } else { this.invalid(i); i++; }
+          continue;
+        case 123: // {
+          this.push(T.LBrace, i, ++i, 0);
+          if (interp) interp.depth++;
+          continue;
+        case 125: // }
+          if (interp && interp.depth === 0) {
+            this.push(T.TemplateSeqEnd, i, i + 1, 0);
+            this.frames.pop();
+            this.i = i + 1;
+            return false;
+          }
+          this.push(T.RBrace, i, ++i, 0);
+          if (interp) interp.depth--;
+          continue;
+        case 126: // ~
+          if (interp && interp.depth === 0 && text.charCodeAt(i + 1) === 125) {
+            this.push(T.TemplateSeqEnd, i, i + 2, F_STRIP);
+            this.frames.pop();
+            this.i = i + 2;
+            return false;
+          }
+          this.invalid(i); i++;
+          continue;
+        case 91: this.push(T.LBrack, i, ++i, 0); continue;
+        case 93: this.push(T.RBrack, i, ++i, 0); continue;
+        case 40: this.push(T.LParen, i, ++i, 0); continue;
+        case 41: this.push(T.RParen, i, ++i, 0); continue;
+        case 44: this.push(T.Comma, i, ++i, 0); continue;
+        case 58: this.push(T.Colon, i, ++i, 0); continue;
+        case 63: this.push(T.Question, i, ++i, 0); continue;
+        case 43: this.push(T.Plus, i, ++i, 0); continue;
+        case 45: this.push(T.Minus, i, ++i, 0); continue;
+        case 42: this.push(T.Star, i, ++i, 0); continue;
+        case 37: this.push(T.Percent, i, ++i, 0); continue;
+        case 46: // .
+          if (text.charCodeAt(i + 1) === 46 && text.charCodeAt(i + 2) === 46) { this.push(T.Ellipsis, i, i + 3, 0); i += 3; } else { this.push(T.Dot, i, ++i, 0); }
+          continue;
+        default:
+          if (c >= 48 && c <= 57) { i = this.number(i, end); continue; }
+          if (c >= 128 && isUnicodeIdentStart(c)) {
+            const s = i++;
+            while (i < end && (text.charCodeAt(i) < 128 ? (CLASS[text.charCodeAt(i)] & 2) !== 0 : isUnicodeIdentPart(text.charCodeAt(i)))) i++;
+            this.push(T.Ident, s, i, 0);
+            continue;
+          }
+          if (c === 0xfeff || c === 0xa0) { i++; continue; } // BOM, no-break space
+          this.invalid(i);
+          i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+          continue;
+      }
+    }
+  }
+
+  private invalid(i: number): void {
+    const e = this.text.charCodeAt(i) >= 0xd800 && this.text.charCodeAt(i) <= 0xdbff ? i + 2 : i + 1;
+    this.push(T.Invalid, i, e, 0);
+  }
+
+  private number(i: number, end: number): number {
+    const text = this.text;
+    const s = i;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+    // After a `.` (legacy index `foo.0.1`) a number is an integer only.
+    const afterDot = this.count > 0 && this.kinds[this.count - 1] === T.Dot;
+    if (!afterDot && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+      i += 2;
+      while (i < end && isDigit(text.charCodeAt(i))) i++;
+    }
+    const e = text.charCodeAt(i);
+    if (!afterDot && (e === 101 || e === 69)) {
+      let j = i + 1;
+      const sign = text.charCodeAt(j);
+      if (sign === 43 || sign === 45) j++;
+      if (isDigit(text.charCodeAt(j))) {
+        i = j;
+        while (i < end && isDigit(text.charCodeAt(i))) i++;
+      }
+    }
+    this.push(T.Number, s, i, 0);
+    return i;
+  }
+
+  /** `<<EOT` / `<<-EOT` followed by a newline opens a heredoc. */
+  private tryHeredoc(i: number, end: number): boolean {
+    const text = this.text;
+    let j = i + 2;
+    let flush = 0;
+    if (text.charCodeAt(j) === 45) { j++; flush = F_FLUSH; }
+    const ms = j;
+    const c = text.charCodeAt(j);
+    if (!(c < 128 && CLASS[c] & 1)) return false;
+    while (j < end && text.charCodeAt(j) < 128 && CLASS[text.charCodeAt(j)] & 2) j++;
+    const me = j;
+    if (text.charCodeAt(j) === 13) j++;
+    if (text.charCodeAt(j) !== 10) return false;
+    const marker = text.slice(ms, me);
+    const contentStart = j + 1;
+    this.push(T.HeredocOpen, i, contentStart, flush);
+    const f = frame(M.Heredoc, this.to);
+    f.marker = marker;
+    // Find the closing marker: a line holding only (indentation +) the marker.
+    let found = false;
+    const known = this.unclosedMarkers.get(marker);
+    for (let k = known !== undefined && known <= contentStart ? -1 : text.indexOf(marker, contentStart); k >= 0 && k < this.to; k = text.indexOf(marker, k + 1)) {
+      let ls = k;
+      while (ls > contentStart && (text.charCodeAt(ls - 1) === 32 || text.charCodeAt(ls - 1) === 9)) ls--;
+      if (ls !== contentStart && text.charCodeAt(ls - 1) !== 10) continue;
+      const after = k + marker.length;
+      const a = text.charCodeAt(after);
+      if (after < this.to && a !== 10 && !(a === 13 && text.charCodeAt(after + 1) === 10)) continue;
+      f.limit = ls;
+      f.closeStart = k;
+      f.closeEnd = after;
+      found = true;
+      break;
+    }
+    if (!found) {
+      if (known === undefined || known > contentStart) this.unclosedMarkers.set(marker, contentStart);
+      if (!(this.headerFrom >= 0 && this.headerFrom <= contentStart && (this.headerAt < 0 || this.headerAt >= contentStart))) {
+        TOP_LEVEL_HEADER.lastIndex = contentStart;
+        const m = TOP_LEVEL_HEADER.exec(text);
+        this.headerFrom = contentStart;
+        this.headerAt = m ? m.index : -1;
+      }
+      const stop = this.headerAt >= 0 && this.headerAt < this.to ? this.headerAt : this.to;
+      f.limit = stop;
+      f.closeStart = f.closeEnd = stop;
+      this.diags.push({ message: `Unterminated heredoc: expected a line containing only "${marker}"`, start: i, end: contentStart - 1 });
+    }
+    this.i = contentStart;
+    this.frames.push(f);
+    return true;
+  }
+
+  /** Template content of a quoted string (`quoted`), a heredoc or a bare JSON-string template. */
+  private scanTemplate(f: Frame, quoted: boolean): void {
+    const text = this.text;
+    const limit = f.limit;
+    let i = this.i;
+    const s = i;
+    let fl = 0;
+    let c = 0;
+    while (i < limit) {
+      c = text.charCodeAt(i);
+      if (quoted) {
+        if (c === 34 || c === 10) break;
+        if (c === 92) {
+          fl = F_ESCAPES;
+          i += i + 1 < limit && text.charCodeAt(i + 1) !== 10 ? 2 : 1;
+          continue;
+        }
+      }
+      if (c === 36 || c === 37) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 123 && i + 1 < limit) break;
+        if (d === c && text.charCodeAt(i + 2) === 123 && i + 2 < limit) { fl = F_ESCAPES; i += 3; continue; }
+      }
+      i++;
+    }
+    if (i > s) this.push(T.TemplateLiteral, s, i, fl);
+    if (i >= limit) {
+      this.frames.pop();
+      if (f.mode === M.Quoted) {
+        this.diags.push({ message: 'Unterminated string: expected a closing "', start: i, end: i });
+        this.push(T.CQuote, i, i, F_MISSING);
+      } else if (f.mode === M.Heredoc) {
+        const missing = f.closeStart === f.closeEnd;
+        this.push(T.HeredocEnd, f.closeStart, f.closeEnd, missing ? F_MISSING : 0);
+        if (missing) this.atLineStart = true; // the recovery point is the start of a line
+        i = f.closeEnd;
+      }
+      this.i = i;
+      return;
+    }
+    if (quoted && c === 34) {
+      this.push(T.CQuote, i, i + 1, 0);
+      this.frames.pop();
+      this.i = i + 1;
+      return;
+    }
+    if (quoted && c === 10) {
+      this.diags.push({ message: 'Unterminated string: expected a closing " before the end of the line', start: i, end: i });
+      this.push(T.CQuote, i, i, F_MISSING);
+      this.frames.pop();
+      this.i = i;
+      return;
+    }
+    // `${` or `%{`, optionally with a strip marker
+    const strip = text.charCodeAt(i + 2) === 126 ? F_STRIP : 0;
+    this.push(c === 36 ? T.TemplateInterp : T.TemplateControl, i, i + (strip ? 3 : 2), strip);
+    const inner = frame(M.Interp, f.mode === M.Heredoc ? f.limit : this.to);
+    inner.inQuoted = quoted;
+    this.frames.push(inner);
+    this.i = i + (strip ? 3 : 2);
+  }
+}
+
+function frame(mode: M, limit: number): Frame {
+  return { mode, limit, depth: 0, inQuoted: false, closeStart: 0, closeEnd: 0, marker: '' };
+}
+
+function lineEnd(text: string, i: number, end: number): number {
+  const n = text.indexOf('\n', i);
+  return n < 0 || n > end ? end : n;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isUnicodeIdentStart(c: number): boolean {
+  // Letters outside ASCII: accept everything that is not whitespace/punctuation-like.
+  return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000 && c !== 0xfeff;
+}
+
+function isUnicodeIdentPart(c: number): boolean {
+  return isUnicodeIdentStart(c) || c === 0xb7;
+}
+
+export function scan(text: string, from = 0, to = text.length, bareTemplate = false): { tokens: TokenStream; diags: RawDiag[] } {
+  const s = new Scanner(text, from, to);
+  const tokens = s.run(bareTemplate);
+  return { tokens, diags: s.diags };
+}

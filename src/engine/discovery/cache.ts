@@ -1,0 +1,114 @@
+// A keyed lookup with: single flight (concurrent callers share one promise), a memory cache with
+// TTL, an optional on-disk copy (so a restarted editor answers at once), and brief caching of
+// failures (never forever).
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface CachedLookupOptions {
+  /** Sub-directory of cacheDir for the disk copy; none → memory only. */
+  diskDir?: string;
+  ttlMs: number;
+  /** How long a failure is remembered (default min(30 s, ttl)). */
+  failureTtlMs?: number;
+  /** Bumped when the stored shape changes. */
+  version?: number;
+}
+
+interface Entry<T> { value?: T; error?: unknown; expires: number }
+
+export class CachedLookup<T> {
+  private readonly memory = new Map<string, Entry<T>>();
+  private readonly inflight = new Map<string, Promise<{ value: T; cached: boolean }>>();
+  private generation = 0;
+
+  constructor(private readonly opts: CachedLookupOptions) {}
+
+  /** Memory hit without any async work (the hot path for editor features). */
+  peek(key: string): T | undefined {
+    const e = this.memory.get(key);
+    return e && e.value !== undefined && e.expires > Date.now() ? e.value : undefined;
+  }
+
+  async get(key: string, load: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
+    const now = Date.now();
+    const hit = this.memory.get(key);
+    if (hit && hit.expires > now) {
+      if (hit.error !== undefined) throw hit.error;
+      return { value: hit.value as T, cached: true };
+    }
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const gen = this.generation;
+    const p = (async () => {
+      const fromDisk = await this.readDisk(key);
+      if (fromDisk) {
+        if (gen === this.generation) this.memory.set(key, { value: fromDisk.value, expires: fromDisk.expires });
+        return { value: fromDisk.value, cached: true };
+      }
+      try {
+        const value = await load();
+        const expires = Date.now() + this.opts.ttlMs;
+        if (gen === this.generation && this.opts.ttlMs > 0) {
+          this.memory.set(key, { value, expires });
+          await this.writeDisk(key, value, expires);
+        }
+        return { value, cached: false };
+      } catch (error) {
+        const ttl = Math.min(this.opts.failureTtlMs ?? 30_000, this.opts.ttlMs);
+        if (gen === this.generation && ttl > 0) this.memory.set(key, { error, expires: Date.now() + ttl });
+        throw error;
+      }
+    })();
+    this.inflight.set(key, p);
+    try {
+      return await p;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  /** Forget one key (memory and disk). */
+  async invalidate(key: string): Promise<void> {
+    this.memory.delete(key);
+    const f = this.file(key);
+    if (f) await rm(f, { force: true });
+  }
+
+  async clear(): Promise<void> {
+    this.generation++;
+    this.memory.clear();
+    if (this.opts.diskDir) await rm(this.opts.diskDir, { recursive: true, force: true });
+  }
+
+  private file(key: string): string | undefined {
+    if (!this.opts.diskDir) return undefined;
+    return join(this.opts.diskDir, createHash('sha256').update(key).digest('hex').slice(0, 40) + '.json');
+  }
+
+  private async readDisk(key: string): Promise<{ value: T; expires: number } | undefined> {
+    const f = this.file(key);
+    if (!f) return undefined;
+    try {
+      const doc = JSON.parse(await readFile(f, 'utf8')) as { key: string; v: number; expires: number; value: T };
+      if (doc.key !== key || doc.v !== (this.opts.version ?? 1) || !(doc.expires > Date.now())) return undefined;
+      // never trust a disk entry beyond the current TTL setting
+      return { value: doc.value, expires: Math.min(doc.expires, Date.now() + this.opts.ttlMs) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async writeDisk(key: string, value: T, expires: number): Promise<void> {
+    const f = this.file(key);
+    if (!f) return;
+    try {
+      await mkdir(this.opts.diskDir!, { recursive: true });
+      const tmp = `${f}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      await writeFile(tmp, JSON.stringify({ key, v: this.opts.version ?? 1, expires, value }));
+      await rename(tmp, f);
+    } catch {
+      // a read-only or full disk only costs us the warm start
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// Remote service discovery: GET https://HOST/.well-known/terraform.json (redirects bounded by the
+// HTTP layer), status 200, JSON media type, a JSON object (≤ 1 MiB). 404 → the host offers no
+// services. Service URLs resolve against the final discovery URL; modules.v1 gets a trailing "/".
+import { hostnameToASCII, normalizeHostname } from '../addresses/hostname';
+import { RegistryError, isRegistryError } from '../net/errors';
+import { HttpClient, MiB } from '../net/http';
+import { CachedLookup } from './cache';
+
+export { CachedLookup } from './cache';
+
+export interface DiscoveryResult {
+  /** Normalised host ("host[:port]"). */
+  host: string;
+  discoveryUrl: string;
+  /** The discovery URL after redirects. */
+  finalUrl: string;
+  /** Service id → absolute base URL. */
+  services: Record<string, string>;
+  cached: boolean;
+}
+
+export const DISCOVERY_MAX_BYTES = MiB;
+
+export function discoveryUrlFor(host: string): string {
+  return `https://${hostnameToASCII(normalizeHostname(host))}/.well-known/terraform.json`;
+}
+
+/** Fetch and interpret one discovery document (no caching). */
+export async function fetchDiscovery(http: HttpClient, hostGiven: string): Promise<Omit<DiscoveryResult, 'cached'>> {
+  const host = normalizeHostname(hostGiven);
+  const discoveryUrl = discoveryUrlFor(host);
+  let res;
+  try {
+    res = await http.getJson(discoveryUrl, { maxBytes: DISCOVERY_MAX_BYTES, auth: true });
+  } catch (err) {
+    if (isRegistryError(err, 'not-found')) {
+      throw new RegistryError('no-services', `${host} does not offer any OpenTofu services (404 Not Found for ${err.url ?? discoveryUrl})`, { host, url: err.url ?? discoveryUrl, status: 404 });
+    }
+    if (err instanceof RegistryError) {
+      const msg = err.message.startsWith(`service discovery`) ? err.message : `service discovery for ${host} failed: ${err.message}`;
+      throw new RegistryError(err.code, msg, { host, url: err.url ?? discoveryUrl, status: err.status, cause: err });
+    }
+    throw err;
+  }
+  if (res.status !== 200) {
+    throw new RegistryError('protocol', `service discovery for ${host} failed: expected status 200, got ${res.status} from ${res.url}`, { host, url: res.url, status: res.status });
+  }
+  const doc = res.json;
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new RegistryError('protocol', `service discovery for ${host} failed: ${res.url} is not a JSON object`, { host, url: res.url, status: res.status });
+  }
+  const services: Record<string, string> = {};
+  for (const [id, raw] of Object.entries(doc as Record<string, unknown>)) {
+    if (typeof raw !== 'string') continue; // e.g. "login.v1" objects: not a base URL
+    let u: URL;
+    try { u = new URL(raw, res.url); } catch { continue; }
+    if (id === 'modules.v1' && !u.pathname.endsWith('/')) u.pathname += '/';
+    services[id] = u.href;
+  }
+  return { host, discoveryUrl, finalUrl: res.url, services };
+}
+
+export interface DiscoveryOptions {
+  cacheDir?: string;
+  ttlMs: number;
+  failureTtlMs?: number;
+}
+
+/** Cached, single-flight discovery per normalised host. */
+export class Discovery {
+  private readonly cache: CachedLookup<Omit<DiscoveryResult, 'cached'>>;
+  constructor(private readonly http: HttpClient, opts: DiscoveryOptions) {
+    this.cache = new CachedLookup({
+      diskDir: opts.cacheDir ? `${opts.cacheDir}/discovery` : undefined,
+      ttlMs: opts.ttlMs, failureTtlMs: opts.failureTtlMs,
+    });
+  }
+
+  async discover(hostGiven: string): Promise<DiscoveryResult> {
+    let host: string;
+    try { host = normalizeHostname(hostGiven); } catch (err) {
+      throw err instanceof RegistryError ? new RegistryError('invalid-address', err.message, { host: hostGiven }) : err;
+    }
+    const { value, cached } = await this.cache.get(host, () => fetchDiscovery(this.http, host));
+    return { ...value, cached };
+  }
+
+  /** Base URL of one service, or a RegistryError('no-services') naming what is missing. */
+  async serviceUrl(host: string, id: string, what: string): Promise<string> {
+    const d = await this.discover(host);
+    const url = d.services[id];
+    if (!url) {
+      throw new RegistryError('no-services', `${d.host} does not offer a ${what} (no "${id}" in ${d.finalUrl})`, { host: d.host, url: d.finalUrl });
+    }
+    return url;
+  }
+
+  clear(): Promise<void> {
+    return this.cache.clear();
+  }
+}

@@ -1,0 +1,129 @@
+// The registry engine: one object per editor session / CLI run. Plain data in, plain data out.
+// Wires credentials → HTTP client → discovery → module/provider registry clients, with caches.
+import { join } from 'node:path';
+import { ModuleAddress } from './addresses/module-source';
+import { ProviderAddress } from './addresses/provider-source';
+import { CredentialStore } from './credentials';
+import { CachedLookup, Discovery, DiscoveryResult } from './discovery';
+import { RegistryError } from './net/errors';
+import { HttpClient } from './net/http';
+import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
+import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
+
+export type { DiscoveryResult } from './discovery';
+export type { VersionList, DownloadLocation } from './registry/modules';
+export type { ProviderVersionList, ProviderPackageMeta, ProviderVersion } from './registry/providers';
+export type { ModuleAddress, ModuleSource } from './addresses/module-source';
+export type { ProviderAddress } from './addresses/provider-source';
+export { RegistryError } from './net/errors';
+export { HttpClient } from './net/http';
+
+export type LogEntry = { level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+
+export interface EngineOptions {
+  /** For TF_TOKEN_*, TF_CLI_CONFIG_FILE, HOME, proxies, NODE_EXTRA_CA_CERTS (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** On-disk discovery/version cache; none = memory only. */
+  cacheDir?: string;
+  /** Default 1 h. */
+  cacheTtlMs?: number;
+  /** How long failures are remembered; default min(30 s, cacheTtlMs). */
+  failureTtlMs?: number;
+  /** Per request, default 15 s. */
+  timeoutMs?: number;
+  /** Extra PEM files to trust. */
+  caFiles?: string[];
+  /** Overrides HTTPS_PROXY. */
+  proxy?: string;
+  /** Like TF_CLI_CONFIG_FILE. */
+  cliConfigFile?: string;
+  userAgent?: string;
+  /** Never receives tokens. */
+  log?: (entry: LogEntry) => void;
+  /** false → every network call rejects with code 'network-disabled' without sending. */
+  networkAllowed?: () => boolean;
+  /** Attempts on 429/502/503/504 (default 3) and the longest Retry-After honoured (default 10 s). */
+  maxAttempts?: number;
+  maxRetryDelayMs?: number;
+}
+
+export class Engine {
+  readonly http: HttpClient;
+  readonly credentials: CredentialStore;
+  private readonly discovery: Discovery;
+  private readonly moduleVersions: CachedLookup<Omit<VersionList, 'cached'>>;
+  private readonly providerVersions: CachedLookup<Omit<ProviderVersionList, 'cached'>>;
+
+  constructor(readonly options: EngineOptions = {}) {
+    const env = options.env ?? process.env;
+    const ttlMs = options.cacheTtlMs ?? 60 * 60 * 1000;
+    this.credentials = new CredentialStore({ env, cliConfigFile: options.cliConfigFile, log: options.log });
+    this.http = new HttpClient({
+      env, caFiles: options.caFiles, proxy: options.proxy, timeoutMs: options.timeoutMs,
+      userAgent: options.userAgent, log: options.log, networkAllowed: options.networkAllowed,
+      maxAttempts: options.maxAttempts, maxRetryDelayMs: options.maxRetryDelayMs,
+      credentials: (url) => this.credentials.tokenFor(url.host),
+    });
+    const dir = (sub: string) => (options.cacheDir ? join(options.cacheDir, sub) : undefined);
+    this.discovery = new Discovery(this.http, { cacheDir: options.cacheDir, ttlMs, failureTtlMs: options.failureTtlMs });
+    this.moduleVersions = new CachedLookup({ diskDir: dir('module-versions'), ttlMs, failureTtlMs: options.failureTtlMs });
+    this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs });
+  }
+
+  /** Service discovery for a host ("host[:port]", Unicode or punycode). Cached, single-flight. */
+  discoverServices(host: string): Promise<DiscoveryResult> {
+    return this.discovery.discover(host);
+  }
+
+  /** Versions of a registry module (newest first, as the registry wrote them). Cached, single-flight. */
+  async listModuleVersions(address: ModuleAddress | string): Promise<VersionList> {
+    const a = toModuleAddress(address);
+    const { value, cached } = await this.moduleVersions.get(a.fullAddress, async () => {
+      const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
+      return fetchModuleVersions(this.http, base, a);
+    });
+    return { ...value, cached };
+  }
+
+  /** Synchronous memory-cache peek (no network): for hovers/completion that must not wait. */
+  peekModuleVersions(address: ModuleAddress | string): VersionList | undefined {
+    const v = this.moduleVersions.peek(toModuleAddress(address).fullAddress);
+    return v && { ...v, cached: true };
+  }
+
+  /** Where a module version's source lives (absolute go-getter location). Not cached. */
+  async resolveDownloadLocation(address: ModuleAddress | string, version: string): Promise<DownloadLocation> {
+    const a = toModuleAddress(address);
+    const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
+    return fetchModuleLocation(this.http, base, a, version);
+  }
+
+  async listProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList> {
+    const p = toProviderAddress(address);
+    const { value, cached } = await this.providerVersions.get(p.address, async () => {
+      const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
+      return fetchProviderVersions(this.http, base, p);
+    });
+    return { ...value, cached };
+  }
+
+  async getProviderPackage(address: ProviderAddress | string, version: string, os: string, arch: string): Promise<ProviderPackageMeta> {
+    const p = toProviderAddress(address);
+    const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
+    return fetchProviderPackage(this.http, base, p, version, os, arch);
+  }
+
+  /** Forget discovery and version answers (memory and disk) and re-read credentials. */
+  async clearCache(): Promise<void> {
+    this.credentials.reload();
+    await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.providerVersions.clear()]);
+  }
+
+  async dispose(): Promise<void> {
+    await this.http.dispose();
+  }
+}
+
+export function isNetworkDisabled(err: unknown): boolean {
+  return err instanceof RegistryError && err.code === 'network-disabled';
+}

@@ -1,0 +1,71 @@
+// Streams an archive to a temp file while hashing it (sha256 → zh:, and the size), with a size
+// cap, cancellation and a progress callback. The temp file is removed on any failure.
+import { createHash } from 'node:crypto';
+import { createWriteStream, promises as fs } from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+
+export interface DownloadResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+/** What the mirror needs from the engine's HTTP client (credential-free for archives). */
+export interface ArchiveDownloader {
+  download(url: string, opts: { maxBytes: number; signal?: AbortSignal }): Promise<DownloadResponse>;
+}
+
+export interface StreamedFile {
+  sha256: string;
+  size: number;
+}
+
+export class DownloadTooLargeError extends Error {}
+/** The body ended before the announced Content-Length. */
+export class DownloadTruncatedError extends Error {}
+
+export async function downloadToFile(http: ArchiveDownloader, url: string, dest: string, opts: {
+  maxBytes: number;
+  signal?: AbortSignal;
+  onBytes?: (received: number, total?: number) => void;
+}): Promise<StreamedFile> {
+  const hash = createHash('sha256');
+  let size = 0;
+  let total: number | undefined;
+  try {
+    const res = await http.download(url, { maxBytes: opts.maxBytes, signal: opts.signal });
+    if (res.status < 200 || res.status > 299) {
+      res.body.resume();
+      throw new Error(`GET ${url} answered HTTP ${res.status}`);
+    }
+    const lenHeader = res.headers['content-length'];
+    total = typeof lenHeader === 'string' && /^\d+$/.test(lenHeader) ? Number(lenHeader) : undefined;
+    if (total !== undefined && total > opts.maxBytes) {
+      res.body.destroy();
+      throw new DownloadTooLargeError(`${url} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
+    }
+    let lastReport = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        size += chunk.length;
+        if (size > opts.maxBytes) return cb(new DownloadTooLargeError(`${url} is over the ${opts.maxBytes}-byte limit`));
+        hash.update(chunk);
+        if (opts.onBytes && (size - lastReport > 256 * 1024)) { lastReport = size; opts.onBytes(size, total); }
+        cb(null, chunk);
+      },
+    });
+    await pipeline(res.body, meter, createWriteStream(dest, { flags: 'wx' }), { signal: opts.signal });
+    opts.onBytes?.(size, total);
+    if (total !== undefined && size !== total) throw new DownloadTruncatedError(`${url} sent ${size} bytes, but announced ${total}`);
+    return { sha256: hash.digest('hex'), size };
+  } catch (err) {
+    await fs.rm(dest, { force: true });
+    if (!(err instanceof DownloadTruncatedError) && !opts.signal?.aborted && total !== undefined && size < total) {
+      throw new DownloadTruncatedError(`${url} ended after ${size} of ${total} bytes (${(err as Error).message})`);
+    }
+    throw err;
+  }
+}

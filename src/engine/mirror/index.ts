@@ -1,0 +1,64 @@
+// The mirror engine's entry point, shared by `tofu-registry mirror` and "OpenTofu: Mirror
+// providers": configuration dirs → requirements (+ lock pins) → versions → verified archives in OUT.
+import { resolve } from 'node:path';
+import { NetworkMirrorClient } from '../registry/network-mirror';
+import { executeMirror, ProviderRequirement, resolveTargets } from './run';
+import { readDirRequirements } from './requirements';
+import { ArchiveSource, MirrorSource, RegistryLike, RegistrySource } from './sources';
+import type { MirrorFailure, MirrorProgressEvent, MirrorReport } from './types';
+
+export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
+export { currentPlatform, defaultPlatforms } from './types';
+export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from './hash';
+export { findConfigDirs, readDirRequirements, parseLockFile } from './requirements';
+export { MirrorLockedError } from './layout';
+export { cliConfigSnippets, renderReportMarkdown } from './report';
+
+export interface MirrorEngine extends RegistryLike {
+  http: RegistryLike['http'] & {
+    getJson(url: string, opts?: { maxBytes?: number; timeoutMs?: number; auth?: boolean; signal?: AbortSignal }): Promise<{ url: string; json: unknown }>;
+  };
+}
+
+export interface MirrorProvidersOptions {
+  engine: MirrorEngine;
+  /** Configuration directories (each read on its own, not recursively). */
+  dirs: string[];
+  out: string;
+  platforms: string[];
+  /** Take archives from this network mirror instead of the origin registries. */
+  fromMirror?: string;
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (e: MirrorProgressEvent) => void;
+  maxArchiveBytes?: number;
+  /** Requirements given directly (tests, callers that already parsed); added to those of `dirs`. */
+  requirements?: ProviderRequirement[];
+}
+
+export function sourceFor(engine: MirrorEngine, fromMirror?: string): ArchiveSource {
+  return fromMirror ? new MirrorSource(new NetworkMirrorClient(fromMirror, engine.http), engine.http) : new RegistrySource(engine);
+}
+
+export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<MirrorReport> {
+  const out = resolve(opts.out);
+  const source = sourceFor(opts.engine, opts.fromMirror);
+  const notes: string[] = [];
+  const failed: MirrorFailure[] = [];
+  const requirements: ProviderRequirement[] = [...(opts.requirements ?? [])];
+  for (const dir of opts.dirs) {
+    const r = await readDirRequirements(dir);
+    requirements.push(...r.requirements);
+    notes.push(...r.notes);
+    failed.push(...r.errors.map((message) => ({ provider: '', version: '', platform: '', step: 'config' as const, message })));
+  }
+  if (!requirements.length) notes.push('no required_providers found in the selected configurations');
+  const plan = await resolveTargets(requirements, opts.platforms, source, { signal: opts.signal, concurrency: opts.concurrency });
+  notes.push(...plan.notes);
+  if (opts.fromMirror) notes.push(`archives taken from the network mirror ${opts.fromMirror}`);
+  const res = await executeMirror({
+    out, targets: plan.targets, source, concurrency: opts.concurrency, signal: opts.signal,
+    onProgress: opts.onProgress, maxArchiveBytes: opts.maxArchiveBytes,
+  });
+  return { ...res, failed: [...failed, ...plan.failed, ...res.failed], notes };
+}

@@ -1,0 +1,193 @@
+// The output directory: the static-website layout `tofu providers mirror` writes
+//   OUT/HOST/NAMESPACE/TYPE/index.json   {"versions":{"V":{}}}
+//   OUT/HOST/NAMESPACE/TYPE/V.json       {"archives":{"os_arch":{"url":"terraform-provider-TYPE_V_OS_ARCH.zip","hashes":[…]}}}
+// with the zips beside them. Existing versions/platforms are always kept (merge). Every JSON
+// file is written atomically (temp + fsync + rename), archives are renamed into place only after
+// verification, and the JSON is written after the archive it lists, so a crash at any point
+// leaves a valid mirror. A lock file in OUT keeps two runs apart; a stale one (dead pid on this
+// machine) is taken over.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import { join } from 'node:path';
+import { hostnameToASCII } from '../addresses';
+import { archiveFilename, insideRoot, safeHostname, safeName, safePlatform, safeVersion } from './paths';
+import type { ProviderAddress } from './types';
+
+export const LOCK_NAME = '.tofu-registry-mirror.lock';
+
+export interface ArchiveEntry {
+  url: string;
+  hashes: string[];
+}
+
+export class MirrorLockedError extends Error {
+  constructor(readonly lockFile: string, detail: string) {
+    super(`${lockFile} is held by another mirror run (${detail}); wait for it to finish, or delete the lock file if it is stale`);
+    this.name = 'MirrorLockedError';
+  }
+}
+
+export class MirrorOutput {
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly cleaned = new Set<string>();
+  private released = false;
+
+  private constructor(readonly out: string, private readonly lockFile: string) {}
+
+  /** Creates OUT if needed and takes its lock (throws MirrorLockedError when another run holds it). */
+  static async open(out: string): Promise<MirrorOutput> {
+    await fs.mkdir(out, { recursive: true });
+    const lockFile = join(out, LOCK_NAME);
+    const info = JSON.stringify({ pid: process.pid, host: osHostname(), started: new Date().toISOString() });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await fs.writeFile(lockFile, info, { flag: 'wx' });
+        return new MirrorOutput(out, lockFile);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      let holder: { pid?: number; host?: string } = {};
+      try { holder = JSON.parse(await fs.readFile(lockFile, 'utf8')); } catch { /* half-written or gone: treat as stale */ }
+      if (holder.host && holder.host !== osHostname()) throw new MirrorLockedError(lockFile, `pid ${holder.pid} on ${holder.host}`);
+      if (typeof holder.pid === 'number' && holder.pid !== process.pid && isAlive(holder.pid)) {
+        throw new MirrorLockedError(lockFile, `pid ${holder.pid}`);
+      }
+      if (typeof holder.pid === 'number' && holder.pid === process.pid) throw new MirrorLockedError(lockFile, 'this process');
+      await fs.rm(lockFile, { force: true }); // stale: its process is gone
+    }
+    throw new MirrorLockedError(lockFile, 'could not take the lock');
+  }
+
+  async close(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await Promise.allSettled([...this.queues.values()]);
+    await fs.rm(this.lockFile, { force: true });
+  }
+
+  providerDir(a: ProviderAddress): string {
+    return insideRoot(this.out, safeHostname(hostnameToASCII(a.host)), safeName('namespace', a.namespace), safeName('type', a.type));
+  }
+
+  /** Final path and file name of an archive. */
+  archivePath(a: ProviderAddress, version: string, platform: string): { dir: string; name: string; path: string } {
+    const dir = this.providerDir(a);
+    const name = archiveFilename(a.type, version, platform);
+    return { dir, name, path: insideRoot(dir, name) };
+  }
+
+  /** A fresh temp path beside the final one; `.part` files are removed by the next run. */
+  async tempPath(a: ProviderAddress, name: string): Promise<string> {
+    const dir = this.providerDir(a);
+    await this.prepareDir(dir);
+    return join(dir, `.${name}.${randomBytes(6).toString('hex')}.part`);
+  }
+
+  /** The archives V.json lists (empty when the file does not exist). Throws on invalid JSON. */
+  async readArchives(a: ProviderAddress, version: string): Promise<Record<string, ArchiveEntry>> {
+    const file = insideRoot(this.providerDir(a), `${safeVersion(version)}.json`);
+    const doc = await readJson(file);
+    const archives = doc?.archives;
+    if (!archives || typeof archives !== 'object') return {};
+    const out: Record<string, ArchiveEntry> = {};
+    for (const [platform, v] of Object.entries(archives as Record<string, unknown>)) {
+      const e = v as { url?: unknown; hashes?: unknown };
+      if (e && typeof e.url === 'string') {
+        out[platform] = { url: e.url, hashes: Array.isArray(e.hashes) ? e.hashes.filter((h): h is string => typeof h === 'string') : [] };
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Moves a verified temp archive into place and lists it in V.json and index.json (in that
+   * order). Updates to one provider's files are serialized; other providers proceed in parallel.
+   */
+  async place(a: ProviderAddress, version: string, platform: string, tempFile: string | undefined, hashes: string[]): Promise<void> {
+    safePlatform(platform);
+    const { dir, name, path } = this.archivePath(a, version, platform);
+    await this.serial(dir, async () => {
+      if (tempFile) await fs.rename(tempFile, path);
+      const versionFile = insideRoot(dir, `${safeVersion(version)}.json`);
+      const vdoc = (await readJson(versionFile)) ?? {};
+      const archives = (vdoc.archives && typeof vdoc.archives === 'object' ? vdoc.archives : {}) as Record<string, unknown>;
+      archives[platform] = { url: name, hashes };
+      vdoc.archives = sortKeys(archives);
+      await writeJsonAtomic(versionFile, vdoc);
+      const indexFile = insideRoot(dir, 'index.json');
+      const idoc = (await readJson(indexFile)) ?? {};
+      const versions = (idoc.versions && typeof idoc.versions === 'object' ? idoc.versions : {}) as Record<string, unknown>;
+      if (!versions[version]) {
+        versions[version] = {};
+        idoc.versions = sortKeys(versions);
+        await writeJsonAtomic(indexFile, idoc);
+      }
+    });
+  }
+
+  private async serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    this.queues.set(key, next.catch(() => undefined));
+    return next;
+  }
+
+  /** mkdir -p, and once per run remove leftovers (`.part`, `.tmp`) of interrupted runs. */
+  private async prepareDir(dir: string): Promise<void> {
+    if (this.cleaned.has(dir)) return;
+    this.cleaned.add(dir);
+    await fs.mkdir(dir, { recursive: true });
+    for (const f of await fs.readdir(dir)) {
+      if (f.startsWith('.') && (f.endsWith('.part') || f.endsWith('.tmp'))) await fs.rm(join(dir, f), { force: true });
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const doc = JSON.parse(text);
+    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('not a JSON object');
+    return doc as Record<string, unknown>;
+  } catch (err) {
+    throw new Error(`${file} is not valid mirror JSON (${(err as Error).message}); fix or remove it — existing entries are never dropped silently`);
+  }
+}
+
+/** Writes JSON via a temp file in the same directory, fsync, rename: readers see old or new, never half. */
+export async function writeJsonAtomic(file: string, data: unknown): Promise<void> {
+  const tmp = join(file, '..', `.${file.split(/[\\/]/).pop()}.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await fs.open(tmp, 'w');
+  try {
+    await fh.writeFile(JSON.stringify(data, null, 2) + '\n');
+    // NOSYNC await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await fs.rename(tmp, file);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,64 @@
+// Every path segment that comes from the network (hostname, namespace, type, version, platform,
+// filename) is checked here before it touches the file system: nothing may escape OUT.
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+export class UnsafePathError extends Error {
+  constructor(what: string, value: string) {
+    super(`refusing unsafe ${what} ${JSON.stringify(value)} from the network`);
+    this.name = 'UnsafePathError';
+  }
+}
+
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const HOST_RE = new RegExp(`^${LABEL}(?:\\.${LABEL})*(?::[0-9]{1,5})?$`);
+const NAME_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
+const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const PLATFORM_RE = /^[a-z0-9]+_[a-z0-9]+$/;
+const FILENAME_RE = /^[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,200}$/;
+
+/** A normalized hostname, optionally with :port (e.g. `registry.opentofu.org`, `127.0.0.1:8443`). */
+export function safeHostname(host: string): string {
+  if (!HOST_RE.test(host)) {
+    throw new UnsafePathError('hostname', host);
+  }
+  return host;
+}
+
+/** A provider namespace or type (already lowercased by address normalisation). */
+export function safeName(what: 'namespace' | 'type', value: string): string {
+  if (!NAME_RE.test(value)) throw new UnsafePathError(what, value);
+  return value;
+}
+
+/** A semantic version as the registry reports it (`1.2.3`, `1.2.3-beta.1`). */
+export function safeVersion(version: string): string {
+  if (!SEMVER_RE.test(version)) throw new UnsafePathError('version', version);
+  return version;
+}
+
+export function safePlatform(platform: string): string {
+  if (!PLATFORM_RE.test(platform)) throw new UnsafePathError('platform', platform);
+  return platform;
+}
+
+/** A plain file name (no directory part, no leading dot), e.g. the registry's `filename`. */
+export function safeFilename(name: string): string {
+  if (!FILENAME_RE.test(name) || name.includes('..')) throw new UnsafePathError('filename', name);
+  return name;
+}
+
+/** Joins validated segments under `root` and checks the result is still inside it. */
+export function insideRoot(root: string, ...segments: string[]): string {
+  const base = resolve(root);
+  const full = resolve(base, ...segments);
+  const rel = relative(base, full);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
+    throw new UnsafePathError('path', segments.join('/'));
+  }
+  return full;
+}
+
+/** The archive name `tofu providers mirror` writes: terraform-provider-TYPE_V_OS_ARCH.zip */
+export function archiveFilename(type: string, version: string, platform: string): string {
+  return safeFilename(`terraform-provider-${safeName('type', type)}_${safeVersion(version)}_${safePlatform(platform)}.zip`);
+}

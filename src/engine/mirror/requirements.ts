@@ -1,0 +1,154 @@
+// What a configuration directory needs mirrored: its `required_providers` (object and legacy
+// string forms, .tf/.tofu and .tf.json/.tofu.json) and its `.terraform.lock.hcl` pins. Providers
+// only implied by `provider` blocks or resource types are not mirrored; they get a note.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { parseProviderSource } from '../addresses';
+import type { Block, Body, Expression } from '../config/ast';
+import { parseHcl } from '../config/parser';
+import type { ProviderRequirement } from './run';
+
+export interface DirRequirements {
+  requirements: ProviderRequirement[];
+  notes: string[];
+  /** Problems reading the configuration (unreadable lock file, invalid source address…). */
+  errors: string[];
+}
+
+const CONFIG_RE = /\.(tf|tofu)(\.json)?$/;
+
+/** Reads one configuration directory (not its subdirectories). */
+export async function readDirRequirements(dir: string): Promise<DirRequirements> {
+  const notes: string[] = [];
+  const errors: string[] = [];
+  const byAddr = new Map<string, { constraints: string[]; address: ReturnType<typeof parseProviderSource> }>();
+  const implied = new Set<string>();
+  const localNames = new Set<string>();
+  const names = (await fs.readdir(dir)).filter((n) => CONFIG_RE.test(n)).sort();
+  for (const name of names) {
+    const text = await fs.readFile(join(dir, name), 'utf8');
+    const found = name.endsWith('.json') ? fromJson(text, name, errors) : fromHcl(text, implied);
+    for (const r of found) {
+      localNames.add(r.name);
+      let address;
+      try {
+        address = parseProviderSource(r.source ?? r.name);
+      } catch (err) {
+        errors.push(`${join(dir, name)}: provider "${r.name}": ${(err as Error).message}`);
+        continue;
+      }
+      const entry = byAddr.get(address.address) ?? { constraints: [], address };
+      if (r.version) entry.constraints.push(r.version);
+      byAddr.set(address.address, entry);
+    }
+  }
+  const skipped = [...implied].filter((n) => !localNames.has(n)).sort();
+  if (skipped.length) {
+    notes.push(`${dir}: not mirrored (implied, not in required_providers): ${skipped.map((s) => `hashicorp/${s}`).join(', ')}`);
+  }
+  let locks = new Map<string, { version: string; hashes: string[] }>();
+  try {
+    locks = parseLockFile(await fs.readFile(join(dir, '.terraform.lock.hcl'), 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') errors.push(`${join(dir, '.terraform.lock.hcl')}: ${(err as Error).message}`);
+  }
+  const requirements: ProviderRequirement[] = [...byAddr.values()].map((e) => ({
+    address: e.address, constraints: [...new Set(e.constraints)], dir, locked: locks.get(e.address.address),
+  }));
+  return { requirements, notes, errors };
+}
+
+/** Directories under `root` that contain configuration files (skipping .terraform, .git, node_modules). */
+export async function findConfigDirs(root: string, limit = 2000): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (out.length >= limit || depth > 12) return;
+    let entries;
+    try { entries = await fs.readdir(dir, { withFileTypes: true }); } catch { return; }
+    if (entries.some((e) => e.isFile() && CONFIG_RE.test(e.name))) out.push(dir);
+    for (const e of entries) {
+      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') await walk(join(dir, e.name), depth + 1);
+    }
+  };
+  await walk(root, 0);
+  return out.sort();
+}
+
+interface RawRequirement { name: string; source?: string; version?: string }
+
+function literal(e: Expression | undefined): string | undefined {
+  return e && e.kind === 'literal' && typeof e.value === 'string' ? e.value : undefined;
+}
+
+function blocks(body: Body, type: string): Block[] {
+  return body.items.filter((i): i is Block => i.kind === 'block' && i.type === type);
+}
+
+function fromHcl(text: string, implied: Set<string>): RawRequirement[] {
+  const file = parseHcl(text);
+  const out: RawRequirement[] = [];
+  for (const tf of blocks(file.body, 'terraform')) {
+    for (const rp of blocks(tf.body, 'required_providers')) {
+      for (const item of rp.body.items) {
+        if (item.kind !== 'attribute') continue;
+        if (item.expr.kind === 'object') {
+          const get = (k: string) => literal(item.expr.kind === 'object'
+            ? item.expr.items.find((i) => (literal(i.key) ?? (i.key.kind === 'variable' ? i.key.name : undefined)) === k)?.value
+            : undefined);
+          out.push({ name: item.name, source: get('source'), version: get('version') });
+        } else {
+          out.push({ name: item.name, version: literal(item.expr) }); // legacy: name = "constraint"
+        }
+      }
+    }
+  }
+  for (const b of file.body.items) {
+    if (b.kind !== 'block') continue;
+    if (b.type === 'provider' && b.labels[0]) implied.add(b.labels[0].value);
+    if ((b.type === 'resource' || b.type === 'data') && b.labels[0]) implied.add(b.labels[0].value.split('_')[0]);
+  }
+  return out;
+}
+
+function fromJson(text: string, name: string, errors: string[]): RawRequirement[] {
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch (err) { errors.push(`${name}: ${(err as Error).message}`); return []; }
+  const out: RawRequirement[] = [];
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : []);
+  for (const tf of list((doc as Record<string, unknown>)?.terraform)) {
+    for (const rp of list((tf as Record<string, unknown>)?.required_providers)) {
+      for (const [n, v] of Object.entries(rp as Record<string, unknown>)) {
+        if (typeof v === 'string') out.push({ name: n, version: v });
+        else if (v && typeof v === 'object') {
+          const o = v as Record<string, unknown>;
+          out.push({ name: n, source: typeof o.source === 'string' ? o.source : undefined, version: typeof o.version === 'string' ? o.version : undefined });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * `.terraform.lock.hcl`: provider "HOST/NS/TYPE" { version = "…"  hashes = ["h1:…", "zh:…"] }.
+ * Keys are normalized addresses.
+ */
+export function parseLockFile(text: string): Map<string, { version: string; hashes: string[] }> {
+  const file = parseHcl(text);
+  const out = new Map<string, { version: string; hashes: string[] }>();
+  for (const b of blocks(file.body, 'provider')) {
+    const label = b.labels[0]?.value;
+    if (!label) continue;
+    let address: string;
+    try { address = parseProviderSource(label).address; } catch { continue; }
+    let version: string | undefined;
+    let hashes: string[] = [];
+    for (const item of b.body.items) {
+      if (item.kind !== 'attribute') continue;
+      if (item.name === 'version') version = literal(item.expr);
+      if (item.name === 'hashes' && item.expr.kind === 'tuple') hashes = item.expr.items.map(literal).filter((h): h is string => !!h);
+    }
+    if (version !== undefined) out.set(address, { version, hashes });
+  }
+  return out;
+}

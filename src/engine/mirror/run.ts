@@ -1,0 +1,203 @@
+// plan → fetch → verify → write. Resolves which version of each required provider to mirror
+// (the locked one, else the newest matching every constraint), then fetches every
+// (provider, version, platform) with bounded concurrency. Archives already in OUT that match
+// their listed hashes are not downloaded again; a failure rejects exactly that archive.
+import { setMaxListeners } from 'node:events';
+import { promises as fs } from 'node:fs';
+import { selectVersions } from '../versions';
+import { matchesAnyHash, sha256File } from './hash';
+import { MirrorOutput } from './layout';
+import { ArchiveSource, errorText, MirrorStepError } from './sources';
+import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
+
+/** One provider required by one configuration directory. */
+export interface ProviderRequirement {
+  address: ProviderAddress;
+  /** Every version constraint of this configuration for the provider (may be empty). */
+  constraints: string[];
+  /** The lock file's entry, when the configuration has one for this provider. */
+  locked?: { version: string; hashes: string[] };
+  /** The configuration directory (for messages). */
+  dir: string;
+}
+
+export interface ResolvedPlan {
+  targets: MirrorTarget[];
+  failed: MirrorFailure[];
+  notes: string[];
+}
+
+/** Picks the version(s) to mirror per requirement and expands them to every platform. */
+export async function resolveTargets(reqs: ProviderRequirement[], platforms: string[], source: ArchiveSource,
+  opts: { signal?: AbortSignal; concurrency?: number } = {}): Promise<ResolvedPlan> {
+  const failed: MirrorFailure[] = [];
+  const notes: string[] = [];
+  const versions = new Map<string, Promise<string[]>>();
+  const picked = new Map<string, MirrorTarget>();
+  const add = (r: ProviderRequirement, version: string, lockHashes?: string[]) => {
+    for (const platform of platforms) {
+      const key = `${r.address.address} ${version} ${platform}`;
+      const prev = picked.get(key);
+      if (prev) {
+        // Two lock files pinning the same version: the archive must satisfy both.
+        if (lockHashes && prev.lockHashes) prev.lockHashes = prev.lockHashes.filter((h) => lockHashes.includes(h)).concat(lockHashes.filter((h) => !prev.lockHashes!.includes(h)));
+        else if (lockHashes) prev.lockHashes = lockHashes;
+        continue;
+      }
+      picked.set(key, { provider: r.address.address, address: r.address, version, platform, lockHashes: lockHashes && [...lockHashes] });
+    }
+  };
+  await pool(reqs, Math.max(16, opts.concurrency ?? 8), async (r) => { // version lists are small JSON
+    if (r.locked) {
+      notes.push(`${r.address.address} ${r.locked.version}: pinned by ${r.dir}/.terraform.lock.hcl`);
+      add(r, r.locked.version, r.locked.hashes.length ? r.locked.hashes : undefined);
+      return;
+    }
+    let list = versions.get(r.address.address);
+    if (!list) {
+      list = source.listVersions(r.address, opts.signal);
+      versions.set(r.address.address, list);
+    }
+    const constraint = r.constraints.length ? r.constraints.join(', ') : null;
+    try {
+      const sel = selectVersions(await list, constraint, 'provider');
+      if (!sel.selected) {
+        const why = sel.error ?? `no version matches ${constraint ?? '(any)'}; available: ${sel.versions.slice(0, 8).join(', ') || 'none'}`;
+        failed.push(...platforms.map((platform) => ({ provider: r.address.address, version: constraint ?? '', platform, step: 'resolve' as const, message: `${r.dir}: ${why}` })));
+        return;
+      }
+      add(r, sel.selected);
+    } catch (err) {
+      failed.push(...platforms.map((platform) => ({ provider: r.address.address, version: constraint ?? '', platform, step: 'resolve' as const, message: errorText(err) })));
+    }
+  });
+  const targets = [...picked.values()].sort((a, b) => cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform));
+  return { targets, failed: dedupeFailures(failed), notes: [...new Set(notes)].sort() };
+}
+
+export interface ExecuteOptions {
+  out: string;
+  targets: MirrorTarget[];
+  source: ArchiveSource;
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (e: MirrorProgressEvent) => void;
+  /** Size cap per archive (default 2 GiB). */
+  maxArchiveBytes?: number;
+}
+
+/** Fetches, verifies and places every target into OUT (which it locks for the duration). */
+export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorReport, 'notes'>> {
+  if (opts.signal) setMaxListeners(Math.max(100, (opts.concurrency ?? 8) * 8), opts.signal); // one listener per in-flight step
+  const output = await MirrorOutput.open(opts.out);
+  const mirrored: MirroredArchive[] = [];
+  const upToDate: MirroredArchive[] = [];
+  const failed: MirrorFailure[] = [];
+  let bytesDownloaded = 0;
+  const progress = opts.onProgress ?? (() => undefined);
+  progress({ kind: 'planned', total: opts.targets.length });
+  try {
+    await pool(opts.targets, Math.max(1, opts.concurrency ?? 8), async (t) => {
+      const fail = (step: MirrorFailure['step'], message: string) => {
+        failed.push({ provider: t.provider, version: t.version, platform: t.platform, step, message });
+        progress({ kind: 'done', target: t, outcome: 'failed', message: `${step}: ${message}` });
+      };
+      if (opts.signal?.aborted) return fail('cancelled', 'cancelled before it started');
+      progress({ kind: 'start', target: t });
+      let temp: string | undefined;
+      try {
+        let paths: { path: string; name: string };
+        try {
+          paths = output.archivePath(t.address, t.version, t.platform);
+        } catch (err) {
+          throw new MirrorStepError('path', errorText(err));
+        }
+        const current = await upToDateHashes(output, t, paths, opts.signal);
+        if (current) {
+          if (t.lockHashes && !matchesAnyHash(current, t.lockHashes)) {
+            throw new MirrorStepError('lock-hash', `the archive in the mirror (${current.h1}) matches none of the lock file's hashes for ${t.platform}`);
+          }
+          upToDate.push({ provider: t.provider, version: t.version, platform: t.platform, hashes: [current.h1, current.zh] });
+          progress({ kind: 'done', target: t, outcome: 'up-to-date' });
+          return;
+        }
+        temp = await output.tempPath(t.address, paths.name);
+        const existing = await fs.stat(paths.path).then((s) => (s.isFile() ? paths.path : undefined), () => undefined);
+        const res = await opts.source.fetch(t, {
+          dest: temp, existing, maxBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3, signal: opts.signal,
+          onBytes: (received, total) => progress({ kind: 'bytes', target: t, received, total }),
+        });
+        if (res.downloaded) bytesDownloaded += res.hashes.size;
+        if (t.lockHashes && !matchesAnyHash(res.hashes, t.lockHashes)) {
+          throw new MirrorStepError('lock-hash',
+            `package ${res.hashes.h1} ${res.hashes.zh} matches none of the lock file's hashes (${t.lockHashes.join(', ')})`);
+        }
+        if (opts.signal?.aborted) throw new MirrorStepError('cancelled', 'cancelled');
+        const hashes = [res.hashes.h1, res.hashes.zh];
+        try {
+          await output.place(t.address, t.version, t.platform, res.downloaded ? temp : undefined, hashes);
+        } catch (err) {
+          throw new MirrorStepError('write', errorText(err));
+        }
+        temp = res.downloaded ? undefined : temp;
+        mirrored.push({ provider: t.provider, version: t.version, platform: t.platform, hashes });
+        progress({ kind: 'done', target: t, outcome: 'mirrored' });
+      } catch (err) {
+        const step = opts.signal?.aborted ? 'cancelled' : err instanceof MirrorStepError ? err.step : 'download';
+        fail(step, `${t.provider} ${t.version} ${t.platform}: ${step === 'cancelled' ? 'cancelled' : errorText(err)}`);
+      } finally {
+        if (temp) await fs.rm(temp, { force: true });
+      }
+    });
+  } finally {
+    await output.close();
+  }
+  const order = (a: { provider: string; version: string; platform: string }, b: typeof a) =>
+    cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform);
+  return { out: opts.out, mirrored: mirrored.sort(order), upToDate: upToDate.sort(order), failed: failed.sort(order), bytesDownloaded };
+}
+
+/**
+ * The hashes of the archive already in OUT when it is complete and listed: V.json has the
+ * platform with our file name and a zh: hash, and the file's sha256 matches it. Those hashes were
+ * verified against the registry (shasum, signed SHA256SUMS) when the archive was placed.
+ */
+async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { path: string; name: string }, signal?: AbortSignal):
+  Promise<{ h1: string; zh: string } | undefined> {
+  let listed;
+  try {
+    listed = (await output.readArchives(t.address, t.version))[t.platform];
+  } catch (err) {
+    throw new MirrorStepError('write', errorText(err));
+  }
+  if (!listed || listed.url !== paths.name) return undefined;
+  const zh = listed.hashes.find((h) => h.startsWith('zh:'));
+  const h1 = listed.hashes.find((h) => h.startsWith('h1:'));
+  if (!zh || !h1) return undefined;
+  const got = await sha256File(paths.path, signal).catch(() => undefined);
+  return got && 'zh:' + got.sha256 === zh ? { h1, zh } : undefined;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function dedupeFailures(f: MirrorFailure[]): MirrorFailure[] {
+  const seen = new Set<string>();
+  return f.filter((x) => {
+    const k = `${x.provider}|${x.version}|${x.platform}|${x.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+

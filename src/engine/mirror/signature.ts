@@ -1,0 +1,80 @@
+// The registry's SHA256SUMS document and its detached OpenPGP signature, checked the way
+// OpenTofu's package_authentication.go does: the signature must verify with one of the
+// registry's gpg_public_keys, and the document must list the archive's filename with the same
+// sha256 the registry reported as `shasum`.
+import * as openpgp from 'openpgp';
+
+/** Parses `hex  filename` lines (extra whitespace tolerated, like Go's bytes.Fields). */
+export function parseSha256Sums(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const parts = line.trim().split(/\s+/);
+    if (parts.length > 1 && !out.has(parts[1])) out.set(parts[1], parts[0].toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * Checks that SHA256SUMS lists `filename` with `sha256` (hex). Returns null when it does, or
+ * the reason it does not (one line, for the report).
+ */
+export function checkSha256Sums(document: string, filename: string, sha256: string): string | null {
+  const got = parseSha256Sums(document).get(filename);
+  if (got === undefined) return `SHA256SUMS has no SHA-256 hash for "${filename}"`;
+  if (!/^[0-9a-f]{64}$/.test(got)) return `SHA256SUMS has an invalid SHA-256 hash "${got}" for "${filename}"`;
+  if (got !== sha256.toLowerCase()) return `SHA256SUMS lists ${got} for "${filename}", expected ${sha256.toLowerCase()}`;
+  return null;
+}
+
+export interface SigningKey {
+  keyId?: string;
+  asciiArmor: string;
+}
+
+export type SignatureCheck =
+  | { ok: true; keyId: string }
+  | { ok: false; reason: 'unknown-key' | 'bad-signature' | 'no-keys' | 'malformed'; message: string };
+
+/** Verifies the detached signature (binary or ASCII-armored) of `document` with any of `keys`. */
+export async function verifyDetachedSignature(document: Uint8Array, signatureBytes: Uint8Array,
+  keys: readonly SigningKey[]): Promise<SignatureCheck> {
+  if (!keys.length) return { ok: false, reason: 'no-keys', message: 'the registry lists no signing keys (gpg_public_keys) for this package' };
+  let signature: openpgp.Signature;
+  try {
+    const text = Buffer.from(signatureBytes.subarray(0, 64)).toString('latin1');
+    signature = text.includes('-----BEGIN PGP SIGNATURE-----')
+      ? await openpgp.readSignature({ armoredSignature: Buffer.from(signatureBytes).toString('utf8') })
+      : await openpgp.readSignature({ binarySignature: signatureBytes });
+  } catch (err) {
+    return { ok: false, reason: 'malformed', message: `SHA256SUMS.sig is not an OpenPGP signature (${errMessage(err)})` };
+  }
+  const publicKeys: openpgp.PublicKey[] = [];
+  for (const k of keys) {
+    try {
+      publicKeys.push(...(await openpgp.readKeys({ armoredKeys: k.asciiArmor })).map((key) => key.toPublic()));
+    } catch {
+      // An unreadable key cannot have made the signature; the other keys may still verify it.
+    }
+  }
+  const issuers = signature.getSigningKeyIDs().map((id) => id.toHex().toUpperCase());
+  const known = publicKeys.filter((pk) => pk.getKeyIDs().some((id) => issuers.includes(id.toHex().toUpperCase())));
+  if (!known.length) {
+    return {
+      ok: false, reason: 'unknown-key',
+      message: `SHA256SUMS is signed by key ${issuers.join(', ') || '(no issuer)'}, which is not one of the registry's signing keys`,
+    };
+  }
+  const message = await openpgp.createMessage({ binary: document });
+  try {
+    const result = await openpgp.verify({ message, signature, verificationKeys: known, format: 'binary', expectSigned: true });
+    const sig = result.signatures[0];
+    await sig.verified;
+    return { ok: true, keyId: sig.keyID.toHex().toUpperCase() };
+  } catch (err) {
+    return { ok: false, reason: 'bad-signature', message: `the signature of SHA256SUMS does not verify (${errMessage(err)})` };
+  }
+}
+
+function errMessage(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}

@@ -1,0 +1,262 @@
+// Where archives come from: the provider's origin registry (providers.v1: shasum, SHA256SUMS and
+// its OpenPGP signature) or an existing network mirror (hashes in the version JSON). Each source
+// downloads into a temp file and verifies it; a failure names the step.
+import { promises as fs } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { RegistryError } from '../net/errors';
+import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
+import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
+import { h1OfZip, isSupportedHash, PackageHashes, sha256File } from './hash';
+import { safeFilename, UnsafePathError } from './paths';
+import { checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from './signature';
+import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
+
+export class MirrorStepError extends Error {
+  constructor(readonly step: MirrorStep, message: string) {
+    super(message);
+    this.name = 'MirrorStepError';
+  }
+}
+
+export interface FetchContext {
+  /** Temp file to download into (beside the final file). */
+  dest: string;
+  /** The final archive path, when a file already exists there (left by an interrupted run). */
+  existing?: string;
+  maxBytes: number;
+  signal?: AbortSignal;
+  onBytes?: (received: number, total?: number) => void;
+}
+
+export interface FetchResult {
+  hashes: PackageHashes;
+  /** False when the file already in OUT was verified and kept (nothing downloaded). */
+  downloaded: boolean;
+}
+
+export interface ArchiveSource {
+  readonly label: string;
+  listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]>;
+  fetch(target: MirrorTarget, ctx: FetchContext): Promise<FetchResult>;
+}
+
+/** Package metadata as the registry engine returns it (providers.v1 download endpoint). */
+export interface ProviderPackageMeta {
+  filename: string;
+  downloadUrl: string;
+  shasum: string;
+  shasumsUrl: string;
+  shasumsSignatureUrl: string;
+  signingKeys: Array<{ keyId?: string; asciiArmor: string }>;
+}
+
+export interface RegistryLike {
+  listProviderVersions(addr: ProviderAddress, opts?: { signal?: AbortSignal }): Promise<unknown>;
+  getProviderPackage(addr: ProviderAddress, version: string, os: string, arch: string, opts?: { signal?: AbortSignal }): Promise<ProviderPackageMeta>;
+  http: {
+    download(url: string, opts: { maxBytes: number; signal?: AbortSignal }):
+      Promise<{ url: string; status: number; headers: Record<string, string | string[] | undefined>; body: Readable }>;
+  };
+}
+
+/** The version strings out of whatever shape listProviderVersions returns. */
+export function versionStrings(result: unknown): string[] {
+  const list = Array.isArray(result) ? result : (result as { versions?: unknown })?.versions;
+  if (!Array.isArray(list)) return [];
+  return list.map((v) => (typeof v === 'string' ? v : (v as { version?: unknown })?.version))
+    .filter((v): v is string => typeof v === 'string');
+}
+
+const SUMS_MAX = 1024 * 1024;
+const SIG_MAX = 64 * 1024;
+
+/** Archives from the provider's origin registry, verified by shasum, SHA256SUMS and signature. */
+export class RegistrySource implements ArchiveSource {
+  readonly label = 'origin registry';
+  private readonly documents = new Map<string, Promise<{ doc: Buffer; sig: Buffer }>>();
+  private readonly signatures = new Map<string, Promise<SignatureCheck>>();
+
+  constructor(private readonly registry: RegistryLike) {}
+
+  async listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {
+    return versionStrings(await this.registry.listProviderVersions(addr, { signal }));
+  }
+
+  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
+    const [os, arch] = t.platform.split('_');
+    let meta: ProviderPackageMeta;
+    try {
+      meta = await this.registry.getProviderPackage(t.address, t.version, os, arch, { signal: ctx.signal });
+    } catch (err) {
+      throw new MirrorStepError(/unsafe filename/.test(errorText(err)) ? 'path' : 'metadata', errorText(err));
+    }
+    try {
+      safeFilename(meta.filename);
+    } catch (err) {
+      throw new MirrorStepError('path', (err as UnsafePathError).message);
+    }
+    const shasum = String(meta.shasum ?? '').toLowerCase();
+    const documents = this.fetchDocuments(meta, ctx.signal);
+    documents.catch(() => undefined); // awaited below; don't let an early failure go unhandled
+
+    // An archive already at the final name (an interrupted run placed it but did not list it) is
+    // kept when it has the registry's shasum; it is still checked against SHA256SUMS + signature.
+    let file = ctx.dest;
+    let sha256: string;
+    let size: number;
+    let downloaded = true;
+    const existing = ctx.existing ? await sha256File(ctx.existing, ctx.signal).catch(() => undefined) : undefined;
+    if (existing && existing.sha256 === shasum) {
+      ({ sha256, size } = existing);
+      file = ctx.existing!;
+      downloaded = false;
+    } else {
+      ({ sha256, size } = await downloadStep(this.registry.http, meta.downloadUrl, ctx));
+      if (sha256 !== shasum) {
+        throw new MirrorStepError('shasum', `archive ${meta.downloadUrl} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
+      }
+    }
+    let docs: { doc: Buffer; sig: Buffer };
+    try {
+      docs = await documents;
+    } catch (err) {
+      throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
+    }
+    const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
+    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${meta.shasumsUrl})`);
+    const sig = await this.verify(meta, docs);
+    if (!sig.ok) throw new MirrorStepError('signature', `${sig.message} (${meta.shasumsSignatureUrl})`);
+    let h1: string;
+    try {
+      h1 = await h1OfZip(file, ctx.signal);
+    } catch (err) {
+      throw new MirrorStepError('archive', `archive ${meta.downloadUrl} is not a readable zip: ${errorText(err)}`);
+    }
+    return { hashes: { h1, zh: 'zh:' + sha256, size }, downloaded };
+  }
+
+  /** SHA256SUMS and SHA256SUMS.sig, fetched once per URL pair (shared by every platform). */
+  private fetchDocuments(meta: ProviderPackageMeta, signal?: AbortSignal): Promise<{ doc: Buffer; sig: Buffer }> {
+    const key = `${meta.shasumsUrl}\n${meta.shasumsSignatureUrl}`;
+    let p = this.documents.get(key);
+    if (!p) {
+      p = (async () => {
+        const [doc, sig] = await Promise.all([
+          fetchSmall(this.registry.http, meta.shasumsUrl, SUMS_MAX, signal).catch((err) => {
+            throw new MirrorStepError('sha256sums', `could not fetch SHA256SUMS: ${errorText(err)}`);
+          }),
+          fetchSmall(this.registry.http, meta.shasumsSignatureUrl, SIG_MAX, signal).catch((err) => {
+            throw new MirrorStepError('signature', `could not fetch SHA256SUMS.sig: ${errorText(err)}`);
+          }),
+        ]);
+        return { doc, sig };
+      })();
+      this.documents.set(key, p);
+      p.catch(() => this.documents.delete(key)); // a failure (or cancellation) is retried next time
+    }
+    return p;
+  }
+
+  private verify(meta: ProviderPackageMeta, docs: { doc: Buffer; sig: Buffer }): Promise<SignatureCheck> {
+    const keys: SigningKey[] = (meta.signingKeys ?? []).map((k) => ({ keyId: k.keyId, asciiArmor: k.asciiArmor }));
+    const key = `${meta.shasumsUrl}\n${meta.shasumsSignatureUrl}\n${keys.map((k) => k.asciiArmor).join('\n')}`;
+    let p = this.signatures.get(key);
+    if (!p) {
+      p = verifyDetachedSignature(docs.doc, docs.sig, keys);
+      this.signatures.set(key, p);
+    }
+    return p;
+  }
+}
+
+/** Archives from an existing network mirror (--from-mirror), verified against its hashes. */
+export class MirrorSource implements ArchiveSource {
+  readonly label: string;
+  private readonly versionDocs = new Map<string, Promise<Record<string, MirrorArchive>>>();
+
+  constructor(private readonly client: NetworkMirrorClient, private readonly http: RegistryLike['http']) {
+    this.label = `network mirror ${client.baseUrl}`;
+  }
+
+  listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {
+    return this.client.listVersions(addr, signal);
+  }
+
+  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
+    const key = `${t.provider}@${t.version}`;
+    let doc = this.versionDocs.get(key);
+    if (!doc) {
+      doc = this.client.listArchives(t.address, t.version, ctx.signal);
+      this.versionDocs.set(key, doc);
+      doc.catch(() => this.versionDocs.delete(key));
+    }
+    let archive: MirrorArchive | undefined;
+    try {
+      archive = (await doc)[t.platform];
+    } catch (err) {
+      throw new MirrorStepError('metadata', errorText(err));
+    }
+    if (!archive) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} archive of ${t.provider} ${t.version}`);
+    const expected = archive.hashes.filter(isSupportedHash);
+    if (!expected.length && !t.lockHashes?.length) {
+      throw new MirrorStepError('mirror-hash', `${this.label} lists no h1:/zh: hashes for ${archive.url}; refusing an unverifiable archive`);
+    }
+    let file = ctx.dest;
+    let downloaded = true;
+    let sha: { sha256: string; size: number } | undefined;
+    if (ctx.existing) {
+      const got = await sha256File(ctx.existing, ctx.signal).catch(() => undefined);
+      if (got && expected.includes('zh:' + got.sha256)) { sha = got; file = ctx.existing; downloaded = false; }
+    }
+    sha ??= await downloadStep(this.http, archive.url, ctx);
+    const zh = 'zh:' + sha.sha256;
+    let h1: string | undefined;
+    let h1Error = '';
+    try {
+      h1 = await h1OfZip(file, ctx.signal);
+    } catch (err) {
+      h1Error = errorText(err);
+    }
+    if (expected.length && !expected.includes(zh) && !(h1 && expected.includes(h1))) {
+      throw new MirrorStepError('mirror-hash', `archive ${archive.url} matches none of the source mirror's hashes (${expected.join(', ')}); got ${h1 ?? '(not a readable zip)'} ${zh}`);
+    }
+    if (!h1) throw new MirrorStepError('archive', `archive ${archive.url} is not a readable zip: ${h1Error}`);
+    const hashes = { h1, zh, size: sha.size };
+    return { hashes, downloaded };
+  }
+}
+
+async function downloadStep(http: RegistryLike['http'], url: string, ctx: FetchContext): Promise<{ sha256: string; size: number }> {
+  try {
+    return await downloadToFile(http, url, ctx.dest, { maxBytes: ctx.maxBytes, signal: ctx.signal, onBytes: ctx.onBytes });
+  } catch (err) {
+    if (ctx.signal?.aborted) throw new MirrorStepError('cancelled', 'cancelled');
+    if (err instanceof DownloadTooLargeError || (err instanceof RegistryError && err.code === 'too-large')) {
+      throw new MirrorStepError('size', errorText(err));
+    }
+    if (err instanceof DownloadTruncatedError) throw new MirrorStepError('size', `archive ${errorText(err)}`);
+    throw new MirrorStepError('download', errorText(err));
+  } finally {
+    if (ctx.signal?.aborted) await fs.rm(ctx.dest, { force: true });
+  }
+}
+
+async function fetchSmall(http: RegistryLike['http'], url: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  const res = await http.download(url, { maxBytes, signal });
+  if (res.status !== 200) {
+    res.body.resume();
+    throw new RegistryError('http-error', `GET ${url} answered HTTP ${res.status}`, { url, status: res.status });
+  }
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of res.body) {
+    n += (c as Buffer).length;
+    if (n > maxBytes) { res.body.destroy(); throw new RegistryError('too-large', `${url} is larger than ${maxBytes} bytes`, { url }); }
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}

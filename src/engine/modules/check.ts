@@ -1,0 +1,89 @@
+// Whole-file / whole-directory type checks shared by `tofu-registry types check` and the editor:
+// variable type constraints and defaults, and every module call's inputs.
+import * as path from 'node:path';
+import type { Diagnostic } from '../config/ast';
+import type { FileSummary, ModuleCall } from '../config/extract';
+import { findConfigFiles, loadConfigDir, isConfigFileName } from '../config/files';
+import { analyzeVariable } from './variables';
+import { checkModuleCall } from './inputs';
+import type { ModuleResolver, ResolvedModule } from './resolve';
+
+export interface FileCheckInput {
+  path: string;
+  text: string;
+  syntax: 'hcl' | 'json';
+  summary: FileSummary;
+}
+
+export interface FileCheckResult {
+  diagnostics: Diagnostic[];
+  variables: { name: string; type: string }[];
+}
+
+/** The literal source of a module call, or undefined when it is missing / not a literal. */
+export function callSource(call: ModuleCall): string | undefined {
+  return call.source?.literal ?? undefined;
+}
+
+/**
+ * Diagnostics for one file: its variable declarations, and each module call whose module can be
+ * resolved (a module that cannot be loaded yields a warning on its `source`).
+ */
+export async function checkFile(
+  input: FileCheckInput,
+  resolver: ModuleResolver | undefined,
+  /** Called instead of adding the warning when a module cannot be loaded (the editor logs it). */
+  onUnresolved?: (call: ModuleCall, err: unknown) => void,
+): Promise<FileCheckResult> {
+  const diagnostics: Diagnostic[] = [];
+  const variables: FileCheckResult['variables'] = [];
+  for (const decl of input.summary.variables) {
+    const r = analyzeVariable(decl, input.text, input.path, input.syntax);
+    diagnostics.push(...r.diagnostics);
+    variables.push({ name: decl.name, type: r.variable.typeText });
+  }
+  if (resolver) {
+    const dir = path.dirname(path.resolve(input.path));
+    const results = await Promise.all(input.summary.modules.map(async (call) => {
+      const source = callSource(call);
+      if (!source) return [];
+      let mod: ResolvedModule;
+      try {
+        mod = await resolver.resolve({ callerDir: dir, name: call.name, source, version: call.version?.literal ?? null });
+      } catch (err) {
+        if (onUnresolved) { onUnresolved(call, err); return []; }
+        return [{
+          message: `Cannot check the inputs of module "${call.name}": ${err instanceof Error ? err.message : String(err)}`,
+          range: call.source!.range, severity: 'warning' as const,
+        }];
+      }
+      return checkModuleCall(call, mod.iface, input.text);
+    }));
+    for (const r of results) diagnostics.push(...r);
+  }
+  diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
+  return { diagnostics, variables };
+}
+
+export interface DirectoryCheckResult {
+  diagnostics: { path: string; diagnostic: Diagnostic }[];
+  variables: { path: string; name: string; type: string }[];
+}
+
+/** Every configuration directory under `root` (recursively, skipping .terraform/.git/node_modules). */
+export async function checkDirectory(root: string, resolver: ModuleResolver | undefined): Promise<DirectoryCheckResult> {
+  const files = (await findConfigFiles([root])).filter((f) => isConfigFileName(f));
+  const dirs = [...new Set(files.map((f) => path.dirname(f)))].sort();
+  const out: DirectoryCheckResult = { diagnostics: [], variables: [] };
+  for (const dir of dirs) {
+    const { files: loaded } = await loadConfigDir(dir);
+    for (const f of loaded) {
+      const p = path.join(dir, path.basename(f.path));
+      const r = await checkFile({ path: f.path, text: f.text, syntax: f.file.syntax, summary: f.summary }, resolver);
+      for (const d of f.file.diagnostics) if (d.severity === 'error') out.diagnostics.push({ path: p, diagnostic: d });
+      for (const d of r.diagnostics) out.diagnostics.push({ path: p, diagnostic: d });
+      for (const v of r.variables) out.variables.push({ path: p, name: v.name, type: v.type });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,241 @@
+// Fetching a remote module's source into a cache directory: tar.gz / zip archives over HTTP(S)
+// (size-capped, timed out, every archive path validated before anything is written) and `git::`
+// sources through the user's git. Returns the module directory (with `//subdir` applied).
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { spawn } from 'node:child_process';
+import * as tar from 'tar';
+import * as yauzl from 'yauzl';
+import type { HttpClient } from '../net/http';
+import { splitSubdir } from '../addresses/module-source';
+
+export interface FetchOptions {
+  http: HttpClient;
+  /** Modules are cached under `<cacheDir>/modules/<hash of key>/`. */
+  cacheDir: string;
+  /** Download cap (default 64 MiB). */
+  maxBytes?: number;
+  /** Cap on the extracted size (default 256 MiB) and entry count (default 20000). */
+  maxExtractedBytes?: number;
+  maxEntries?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export class ModuleFetchError extends Error {
+  constructor(message: string, readonly url?: string) { super(message); }
+}
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_EXTRACTED = 256 * 1024 * 1024;
+const DEFAULT_MAX_ENTRIES = 20000;
+
+/** A relative path inside an archive or a `//subdir`: no absolute paths, drive letters or `..`. */
+export function safeRelativePath(p: string): string | undefined {
+  if (p.includes('\0')) return undefined;
+  const norm = p.replace(/\\/g, '/');
+  if (norm.startsWith('/') || /^[A-Za-z]:/.test(norm)) return undefined;
+  const parts = norm.split('/').filter((s) => s !== '' && s !== '.');
+  if (parts.some((s) => s === '..')) return undefined;
+  return parts.join('/');
+}
+
+function within(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Fetch `location` (a go-getter style source: `https://…/x.tar.gz//sub`, `…?archive=zip`,
+ * `git::https://…?ref=v1`) once into the cache; `cacheKey` names it (e.g. "address@version").
+ */
+export async function fetchModule(location: string, cacheKey: string, opts: FetchOptions): Promise<string> {
+  const [pkg, subdirRaw] = splitSubdir(location);
+  const subdir = subdirRaw === undefined ? '' : safeRelativePath(subdirRaw);
+  if (subdir === undefined) throw new ModuleFetchError(`invalid subdirectory ${JSON.stringify(subdirRaw)} in module location ${location}`);
+  const dir = path.join(opts.cacheDir, 'modules', createHash('sha256').update(cacheKey).digest('hex').slice(0, 32));
+  const done = path.join(dir, '.tofu-registry-complete');
+  if (!(await exists(done))) {
+    await fs.mkdir(path.dirname(dir), { recursive: true });
+    const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
+    await fs.mkdir(tmp, { recursive: true });
+    try {
+      const content = path.join(tmp, 'content');
+      await fs.mkdir(content);
+      if (/^git::/i.test(pkg)) await gitClone(pkg.slice(5), content, opts);
+      else await fetchArchive(pkg.replace(/^https?::/i, ''), tmp, content, opts);
+      await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), location);
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.rename(tmp, dir);
+    } catch (err) {
+      await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+  const root = path.join(dir, 'content');
+  const target = path.join(root, subdir);
+  if (!within(root, target)) throw new ModuleFetchError(`subdirectory ${subdirRaw} escapes the module package`);
+  if (!(await exists(target))) throw new ModuleFetchError(`subdirectory "${subdir}" does not exist in the module package from ${location}`);
+  return target;
+}
+
+async function exists(p: string): Promise<boolean> {
+  try { await fs.access(p); return true; } catch { return false; }
+}
+
+type ArchiveKind = 'tar.gz' | 'zip' | 'tar';
+
+async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
+  let url: URL;
+  try { url = new URL(rawUrl); } catch { throw new ModuleFetchError(`unsupported module location ${JSON.stringify(rawUrl)}`); }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ModuleFetchError(`unsupported module location ${rawUrl}: only https, http and git:: sources can be fetched`);
+  let kind: ArchiveKind | undefined;
+  const hint = url.searchParams.get('archive');
+  if (hint !== null) {
+    url.searchParams.delete('archive');
+    kind = hint === 'zip' ? 'zip' : hint === 'tar.gz' || hint === 'tgz' ? 'tar.gz' : hint === 'tar' ? 'tar' : undefined;
+    if (!kind) throw new ModuleFetchError(`unsupported archive type ${JSON.stringify(hint)} in ${rawUrl}`);
+  } else if (/\.zip$/i.test(url.pathname)) kind = 'zip';
+  else if (/\.(tar\.gz|tgz)$/i.test(url.pathname)) kind = 'tar.gz';
+  else if (/\.tar$/i.test(url.pathname)) kind = 'tar';
+  const file = path.join(tmp, 'archive');
+  const res = await opts.http.download(url.href, { maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES, timeoutMs: opts.timeoutMs, signal: opts.signal });
+  await pipeline(res.body, createWriteStream(file));
+  if (!kind) kind = await sniff(file);
+  if (!kind) throw new ModuleFetchError(`the module package at ${res.url} is neither a tar.gz nor a zip archive`, res.url);
+  const limits = { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
+  if (kind === 'zip') await extractZip(file, content, res.url, limits);
+  else await extractTar(file, content, res.url, limits);
+  await fs.rm(file, { force: true });
+}
+
+async function sniff(file: string): Promise<ArchiveKind | undefined> {
+  const fh = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(4);
+    await fh.read(buf, 0, 4, 0);
+    if (buf[0] === 0x1f && buf[1] === 0x8b) return 'tar.gz';
+    if (buf.toString('latin1') === 'PK\x03\x04') return 'zip';
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
+interface Limits { maxBytes: number; maxEntries: number }
+
+/** Validate every tar entry first (paths, links, types, sizes); extract only when all are fine. */
+async function extractTar(file: string, dest: string, url: string, limits: Limits): Promise<void> {
+  const problems: string[] = [];
+  const links = new Set<string>();
+  let total = 0, count = 0;
+  await tar.t({
+    file,
+    onReadEntry: (entry) => {
+      count++;
+      total += entry.size ?? 0;
+      const rel = safeRelativePath(entry.path);
+      if (rel === undefined) problems.push(`unsafe path ${JSON.stringify(entry.path)}`);
+      else {
+        const parts = rel.split('/');
+        for (let i = 1; i < parts.length; i++) {
+          if (links.has(parts.slice(0, i).join('/'))) problems.push(`path ${JSON.stringify(entry.path)} goes through a symbolic link`);
+        }
+        if (entry.type === 'SymbolicLink' || entry.type === 'Link') {
+          const linkpath = entry.linkpath ?? '';
+          const base = entry.type === 'SymbolicLink' ? path.posix.dirname(rel) : '';
+          const resolved = path.posix.normalize(path.posix.join(base, linkpath.replace(/\\/g, '/')));
+          if (path.posix.isAbsolute(linkpath) || resolved === '..' || resolved.startsWith('../')) {
+            problems.push(`link ${JSON.stringify(entry.path)} points outside the package (${linkpath})`);
+          }
+          links.add(rel);
+        } else if (!['File', 'OldFile', 'ContiguousFile', 'Directory', 'ExtendedHeader', 'GlobalExtendedHeader', 'NextFileHasLongPath', 'NextFileHasLongLinkpath'].includes(entry.type)) {
+          problems.push(`entry ${JSON.stringify(entry.path)} has unsupported type ${entry.type}`);
+        }
+      }
+      entry.resume();
+    },
+  });
+  if (count > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
+  if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
+  if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
+  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true });
+}
+
+/** Validate every zip entry first; symbolic links are not created. */
+async function extractZip(file: string, dest: string, url: string, limits: Limits): Promise<void> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z!))));
+  try {
+    const entries: yauzl.Entry[] = [];
+    const problems: string[] = [];
+    let total = 0;
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (e: yauzl.Entry) => { entries.push(e); zip.readEntry(); });
+      zip.on('end', resolve);
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+    for (const e of entries) {
+      total += e.uncompressedSize;
+      if (safeRelativePath(e.fileName) === undefined) problems.push(`unsafe path ${JSON.stringify(e.fileName)}`);
+    }
+    if (entries.length > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
+    if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
+    if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
+    for (const e of entries) {
+      const rel = safeRelativePath(e.fileName)!;
+      const target = path.join(dest, rel);
+      if (!within(dest, target)) throw new ModuleFetchError(`refusing to extract ${e.fileName} from ${url}`, url);
+      const mode = (e.externalFileAttributes >>> 16) & 0o170000;
+      if (e.fileName.endsWith('/') || mode === 0o040000) { await fs.mkdir(target, { recursive: true }); continue; }
+      if (mode === 0o120000) continue; // symbolic link: skipped
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+        zip.openReadStream(e, (err, s) => (err ? reject(err) : resolve(s!))));
+      await pipeline(stream, createWriteStream(target, { flags: 'wx' }));
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+/** `git clone --depth 1 [--branch ref]` with the user's git; `?ref=` selects the ref. */
+async function gitClone(src: string, dest: string, opts: FetchOptions): Promise<void> {
+  let url = src;
+  let ref: string | undefined;
+  const q = src.indexOf('?');
+  if (q >= 0) {
+    const params = new URLSearchParams(src.slice(q + 1));
+    ref = params.get('ref') ?? undefined;
+    url = src.slice(0, q);
+  }
+  if (url.startsWith('-') || (ref !== undefined && (ref.startsWith('-') || !/^[\w./-]+$/.test(ref)))) {
+    throw new ModuleFetchError(`invalid git source ${src}`);
+  }
+  const args = ['clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('git', args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: 'https:http:ssh:git' },
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString(); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    const onAbort = () => child.kill('SIGKILL');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new ModuleFetchError(err.code === 'ENOENT' ? `cannot fetch ${src}: git is not installed` : `cannot run git: ${err.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (code === 0) resolve();
+      else reject(new ModuleFetchError(`git clone of ${url} failed: ${stderr.trim().split('\n').pop() ?? `exit code ${code}`}`));
+    });
+  });
+  await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
+}

@@ -1,0 +1,9 @@
+// Module inputs: the called module's variables (local, installed, fetched), and checks against them.
+export { analyzeVariable, interfaceFromFiles, loadModuleInterface, ModuleInterface, ModuleVariable } from './variables';
+export {
+  checkModuleCall, moduleInputCompletions, variableMarkdown, typeHoverMarkdown, variableDeclMarkdown,
+  inputCursor, InputCompletion, InputCursor, MODULE_META_ARGUMENTS,
+} from './inputs';
+export { ModuleResolver, ModuleRequest, ResolvedModule, ResolverOptions } from './resolve';
+export { fetchModule, safeRelativePath, ModuleFetchError, FetchOptions } from './fetch';
+export { checkFile, checkDirectory, callSource, FileCheckInput, FileCheckResult, DirectoryCheckResult } from './check';

@@ -1,0 +1,151 @@
+// Finding the directory of a called module: local paths, modules installed by `tofu init`
+// (.terraform/modules/modules.json), and registry / HTTP archive / git sources fetched into a
+// cache. Results (and failures, briefly) are cached per (caller dir, source, version).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Engine } from '../engine';
+import { parseModuleSource } from '../addresses/module-source';
+import { selectVersions } from '../versions';
+import { fetchModule, FetchOptions } from './fetch';
+import { loadModuleInterface, ModuleInterface } from './variables';
+
+export interface ModuleRequest {
+  /** Directory of the configuration that contains the module block. */
+  callerDir: string;
+  /** The module block's name (for modules.json keys). */
+  name: string;
+  source: string;
+  /** The version constraint, if any. */
+  version?: string | null;
+}
+
+export interface ResolvedModule {
+  dir: string;
+  /** How it was found. */
+  via: 'local' | 'installed' | 'registry' | 'remote';
+  /** Registry modules: the selected version. */
+  version?: string;
+  iface: ModuleInterface;
+}
+
+export interface ResolverOptions {
+  engine?: Engine;
+  /** Remote modules are fetched below `<cacheDir>/modules`; without it remote sources are not fetched. */
+  cacheDir?: string;
+  /** False: only local and installed modules (untrusted workspace / offline). */
+  networkAllowed?: () => boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** How long a failure is remembered (default 30 s). */
+  failureTtlMs?: number;
+}
+
+interface ModulesJson { Modules?: { Key?: string; Source?: string; Version?: string; Dir?: string }[] }
+
+export class ModuleResolver {
+  private readonly cache = new Map<string, { at: number; promise: Promise<ResolvedModule> }>();
+
+  constructor(private readonly opts: ResolverOptions) {}
+
+  /** Resolve and load the module's variables. Rejects with an error that names the source. */
+  resolve(req: ModuleRequest): Promise<ResolvedModule> {
+    const key = JSON.stringify([path.resolve(req.callerDir), req.name, req.source, req.version ?? '']);
+    const hit = this.cache.get(key);
+    const ttl = this.opts.failureTtlMs ?? 30_000;
+    if (hit) return hit.promise;
+    const promise = this.doResolve(req);
+    this.cache.set(key, { at: Date.now(), promise });
+    promise.catch(() => setTimeout(() => { if (this.cache.get(key)?.promise === promise) this.cache.delete(key); }, ttl).unref?.());
+    return promise;
+  }
+
+  /** Forget everything (e.g. after files of a local module changed). */
+  clear(): void { this.cache.clear(); }
+
+  /** Forget local/installed results only: their files may change while editing. */
+  invalidateLocal(): void {
+    for (const [k, v] of this.cache) {
+      v.promise.then((r) => { if (r.via === 'local' || r.via === 'installed') this.cache.delete(k); }, () => undefined);
+    }
+  }
+
+  private async doResolve(req: ModuleRequest): Promise<ResolvedModule> {
+    const src = parseModuleSource(req.source);
+    if (src.kind === 'local') {
+      const dir = path.resolve(req.callerDir, src.path);
+      const st = await fs.stat(dir).catch(() => undefined);
+      if (!st?.isDirectory()) throw new Error(`module directory ${src.path} does not exist (resolved to ${dir})`);
+      return { dir, via: 'local', iface: await loadModuleInterface(dir) };
+    }
+    const installed = await findInstalled(req);
+    if (installed) return { dir: installed.dir, via: 'installed', version: installed.version, iface: await loadModuleInterface(installed.dir) };
+    if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(req.source)}: ${src.error ?? 'unrecognised'}`);
+    const { engine, cacheDir } = this.opts;
+    if (!engine || !cacheDir) throw new Error(`module ${req.source} is not installed (run tofu init) and no download cache is configured`);
+    if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${req.source} is not installed, and network access is disabled`);
+    const fetchOpts: FetchOptions = { http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes };
+    if (src.kind === 'registry') {
+      const list = await engine.listModuleVersions(src);
+      const sel = selectVersions(list.versions, req.version ?? null, 'module');
+      if (sel.error) throw new Error(`module ${src.address}: ${sel.error}`);
+      if (!sel.selected) {
+        throw new Error(`no version of module ${src.address} on ${src.host} matches ${req.version ? JSON.stringify(req.version) : 'any version'}`);
+      }
+      const loc = await engine.resolveDownloadLocation(src, sel.selected);
+      let location = loc.location;
+      if (src.subdir) location = addSubdir(location, src.subdir);
+      const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}`, fetchOpts);
+      return { dir, via: 'registry', version: loc.version, iface: await loadModuleInterface(dir) };
+    }
+    if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github') {
+      const location = src.kind === 'github' ? `git::https://${req.source.replace(/^github\.com\//, 'github.com/')}` : req.source;
+      const dir = await fetchModule(location, location, fetchOpts);
+      return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
+    }
+    throw new Error(`cannot read the variables of module source ${req.source}: ${src.description} sources are not supported`);
+  }
+}
+
+/** `loc//sub` with a module source subdir, keeping a `//dir` the location already has. */
+function addSubdir(location: string, subdir: string): string {
+  const q = location.indexOf('?', location.indexOf('://') + 3);
+  const base = q >= 0 ? location.slice(0, q) : location;
+  const query = q >= 0 ? location.slice(q) : '';
+  const afterScheme = base.indexOf('://') >= 0 ? base.indexOf('://') + 3 : 0;
+  const hasSub = base.indexOf('//', afterScheme) >= 0;
+  return hasSub ? `${base}/${subdir}${query}` : `${base}//${subdir}${query}`;
+}
+
+/** The module as `tofu init` installed it, found via .terraform/modules/modules.json above the caller. */
+async function findInstalled(req: ModuleRequest): Promise<{ dir: string; version?: string } | undefined> {
+  let root = path.resolve(req.callerDir);
+  for (let i = 0; i < 32; i++) {
+    const manifest = path.join(root, '.terraform', 'modules', 'modules.json');
+    const text = await fs.readFile(manifest, 'utf8').catch(() => undefined);
+    if (text !== undefined) {
+      let doc: ModulesJson;
+      try { doc = JSON.parse(text) as ModulesJson; } catch { return undefined; }
+      const mods = doc.Modules ?? [];
+      const callerRel = path.relative(root, path.resolve(req.callerDir)).split(path.sep).join('/') || '.';
+      // The key of the calling module: "" for the root, else the entry whose Dir is the caller.
+      const parent = callerRel === '.' ? { Key: '' } : mods.find((m) => normDir(m.Dir) === callerRel);
+      if (!parent) return undefined;
+      const key = parent.Key ? `${parent.Key}.${req.name}` : req.name;
+      const entry = mods.find((m) => m.Key === key);
+      if (!entry?.Dir) return undefined;
+      // A source edited since `tofu init` is not installed any more.
+      if (entry.Source && entry.Source !== req.source && !entry.Source.endsWith(`/${req.source}`)) return undefined;
+      const dir = path.resolve(root, entry.Dir);
+      if (!(await fs.stat(dir).catch(() => undefined))?.isDirectory()) return undefined;
+      return { dir, version: entry.Version };
+    }
+    const up = path.dirname(root);
+    if (up === root) break;
+    root = up;
+  }
+  return undefined;
+}
+
+function normDir(d: string | undefined): string {
+  return (d ?? '').replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '') || '.';
+}

@@ -1,0 +1,48 @@
+// The one error type the engine throws for anything registry/network related. Messages are
+// user-facing: they name the host and URL and say what was wrong. They never contain tokens.
+
+export type RegistryErrorCode =
+  | 'not-found'
+  | 'no-services'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'timeout'
+  | 'network'
+  | 'tls'
+  | 'protocol'
+  | 'too-large'
+  | 'too-many-redirects'
+  | 'rate-limited'
+  | 'server-error'
+  | 'http-error'
+  | 'network-disabled'
+  | 'invalid-address'
+  | 'invalid-version'
+  | 'aborted';
+
+export interface RegistryErrorInit {
+  host?: string;
+  url?: string;
+  status?: number;
+  cause?: unknown;
+}
+
+export class RegistryError extends Error {
+  readonly code: RegistryErrorCode;
+  readonly host?: string;
+  readonly url?: string;
+  readonly status?: number;
+
+  constructor(code: RegistryErrorCode, message: string, init: RegistryErrorInit = {}) {
+    super(message, init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.name = 'RegistryError';
+    this.code = code;
+    this.host = init.host;
+    this.url = init.url;
+    this.status = init.status;
+  }
+}
+
+export function isRegistryError(err: unknown, code?: RegistryErrorCode): err is RegistryError {
+  return err instanceof RegistryError && (code === undefined || err.code === code);
+}

@@ -1,0 +1,77 @@
+// Turns undici/Node failures and HTTP statuses into RegistryErrors with user-facing messages
+// that name the host, the URL and what was wrong.
+import { RegistryError } from './errors';
+
+export function hostOf(url: string): string {
+  try { return new URL(url).host; } catch { return url; }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? Math.max(0, t - now) : undefined;
+}
+
+/** An unexpected HTTP status as a RegistryError (404 → 'not-found': callers reword it). */
+export function statusError(status: number, url: string, headers: Record<string, string>): RegistryError {
+  const host = hostOf(url);
+  const init = { host, url, status };
+  const label = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+  switch (status) {
+    case 401:
+      return new RegistryError('unauthorized', `${host} requires authentication (401 Unauthorized) for ${url}; set a token with ${host.includes(':') ? '' : `TF_TOKEN_${tokenEnvName(host)} or `}a credentials "${host}" block in your CLI configuration`, init);
+    case 403:
+      return new RegistryError('forbidden', `${host} refused access (403 Forbidden) to ${url}; the token for ${host} is missing or lacks permission`, init);
+    case 404:
+      return new RegistryError('not-found', `${host} answered 404 Not Found for ${url}`, init);
+    case 429: {
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      const e = new RegistryError('rate-limited', `${host} is rate limiting requests (429 Too Many Requests) for ${url}${retryAfterMs !== undefined ? `; retry after ${Math.ceil(retryAfterMs / 1000)} s` : ''}`, init);
+      return Object.assign(e, { retryAfterMs });
+    }
+    default: {
+      const code = status >= 500 ? 'server-error' : 'http-error';
+      const e = new RegistryError(code, `${host} answered ${label} for ${url}`, init);
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      return Object.assign(e, { retryAfterMs });
+    }
+  }
+}
+
+/** The TF_TOKEN_ variable name for a host (dots → "_", dashes → "__"). */
+export function tokenEnvName(host: string): string {
+  return host.replace(/-/g, '__').replace(/\./g, '_').replace(/:/g, '_');
+}
+
+export function translateError(err: unknown, url: string, timeoutMs: number): RegistryError {
+  if (err instanceof RegistryError) return err;
+  const host = hostOf(url);
+  const init = { host, url, cause: err };
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e?.code ?? e?.cause?.code ?? '';
+  const name = e?.name ?? '';
+  const secs = timeoutMs / 1000;
+  if (name === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new RegistryError('timeout', `request to ${url} timed out after ${secs} s (no complete answer from ${host})`, init);
+  }
+  if (name === 'AbortError' || code === 'UND_ERR_ABORTED') {
+    return new RegistryError('aborted', `request to ${url} was cancelled`, init);
+  }
+  if (code === 'ECONNREFUSED') return new RegistryError('network', `cannot connect to ${host}: connection refused (${url})`, init);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new RegistryError('network', `cannot resolve host ${host} (${url})`, init);
+  if (code === 'ECONNRESET') return new RegistryError('network', `connection to ${host} was reset (${url})`, init);
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|HOSTNAME_MISMATCH|ALTNAME/i.test(code)) {
+    return new RegistryError('tls', `TLS certificate of ${host} is not trusted (${code}): ${url}; pass the CA with --ca-file or NODE_EXTRA_CA_CERTS`, init);
+  }
+  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'ECONNABORTED' || /other side closed|terminated/i.test(e?.message ?? '')) {
+    return new RegistryError('network', `response from ${url} was truncated: ${host} closed the connection before the body was complete`, init);
+  }
+  return new RegistryError('network', `request to ${url} failed: ${e?.message ?? String(err)}`, init);
+}

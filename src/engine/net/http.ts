@@ -1,0 +1,272 @@
+// The one HTTP client of the engine (undici): per-request deadline, header/body timeouts, body
+// size caps, bounded redirects (credentials dropped on any host change), retry with backoff on
+// 429/502/503/504 honouring Retry-After, proxies and extra CAs (dispatcher.ts). Errors are
+// RegistryErrors naming host, URL and cause. Tokens are never logged.
+import { Readable, Transform } from 'node:stream';
+import { Dispatcher, request } from 'undici';
+import { createDispatcher } from './dispatcher';
+import { RegistryError } from './errors';
+import { translateError, statusError, hostOf } from './http-errors';
+
+export const MiB = 1024 * 1024;
+
+export interface HttpClientOptions {
+  env?: NodeJS.ProcessEnv;
+  caFiles?: string[];
+  proxy?: string;
+  timeoutMs?: number;
+  userAgent?: string;
+  maxRedirects?: number;
+  /** Attempts on 429/502/503/504 (including the first). */
+  maxAttempts?: number;
+  /** Longest Retry-After honoured, ms (longer → fail at once). */
+  maxRetryDelayMs?: number;
+  /** Token for a normalised host ("host[:port]"), or undefined. */
+  credentials?: (url: URL) => string | undefined;
+  log?: (entry: { level: 'debug' | 'info' | 'warn' | 'error'; message: string }) => void;
+  networkAllowed?: () => boolean;
+}
+
+export interface RequestOptions {
+  maxBytes?: number;
+  timeoutMs?: number;
+  /** Send the token of the request's host (never after a redirect to another host). */
+  auth?: boolean;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+export interface HttpResponse<T> {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+}
+export interface JsonResponse extends Omit<HttpResponse<unknown>, 'body'> { json: unknown }
+
+type Headers = Record<string, string>;
+
+export class HttpClient {
+  readonly timeoutMs: number;
+  readonly userAgent: string;
+  private dispatcher?: Dispatcher;
+  private readonly maxRedirects: number;
+  private readonly maxAttempts: number;
+  private readonly maxRetryDelayMs: number;
+
+  constructor(private readonly opts: HttpClientOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.userAgent = opts.userAgent ?? `tofu-registry/0.1.0 (node ${process.version})`;
+    this.maxRedirects = opts.maxRedirects ?? 5;
+    this.maxAttempts = opts.maxAttempts ?? 3;
+    this.maxRetryDelayMs = opts.maxRetryDelayMs ?? 10_000;
+  }
+
+  private getDispatcher(): Dispatcher {
+    this.dispatcher ??= createDispatcher({
+      env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy,
+      connectTimeoutMs: this.timeoutMs,
+    });
+    return this.dispatcher;
+  }
+
+  /** GET a JSON document: status 200 (or 2xx), a JSON media type, capped body (default 1 MiB). */
+  async getJson(url: string, options: RequestOptions = {}): Promise<JsonResponse> {
+    const res = await this.getBuffer(url, { ...options, accept: 'application/json' });
+    return { url: res.url, status: res.status, headers: res.headers, json: parseJsonBody(res) };
+  }
+
+  /** GET with the body buffered (capped); any 2xx is returned, other statuses throw. */
+  async getBuffer(url: string, options: RequestOptions = {}): Promise<HttpResponse<Buffer>> {
+    const maxBytes = options.maxBytes ?? MiB;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    return this.withRetry(url, async () => {
+      // one deadline per attempt covers connect, headers and the whole body
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+      const { res, finalUrl } = await this.send(url, options, signal, timeoutMs);
+      try {
+        if (res.statusCode < 200 || res.statusCode > 299) {
+          await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+          throw statusError(res.statusCode, finalUrl, flatten(res.headers));
+        }
+        const body = await readCapped(res, finalUrl, maxBytes);
+        return { url: finalUrl, status: res.statusCode, headers: flatten(res.headers), body };
+      } catch (err) {
+        discard(res.body);
+        throw translateError(err, finalUrl, timeoutMs);
+      }
+    });
+  }
+
+  /**
+   * Stream a download (archives, SHA256SUMS …). NEVER sends credentials. Status must be 200.
+   * The stream errors with RegistryError('too-large') past maxBytes and 'timeout' when idle.
+   */
+  async download(url: string, options: RequestOptions & { maxBytes: number }): Promise<HttpResponse<Readable>> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const { res, finalUrl } = await this.withRetry(url, async () => {
+      const r = await this.send(url, { ...options, auth: false }, options.signal, timeoutMs);
+      if (r.res.statusCode !== 200) {
+        await r.res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        throw statusError(r.res.statusCode, r.finalUrl, flatten(r.res.headers));
+      }
+      return r;
+    });
+    const headers = flatten(res.headers);
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > options.maxBytes) {
+      discard(res.body);
+      throw tooLarge(finalUrl, options.maxBytes);
+    }
+    let seen = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        seen += chunk.length;
+        if (seen > options.maxBytes) cb(tooLarge(finalUrl, options.maxBytes));
+        else cb(null, chunk);
+      },
+    });
+    res.body.on('error', (err) => cap.destroy(translateError(err, finalUrl, timeoutMs)));
+    cap.on('close', () => { if (!res.body.destroyed) discard(res.body); });
+    return { url: finalUrl, status: res.statusCode, headers, body: res.body.pipe(cap) };
+  }
+
+  async dispose(): Promise<void> {
+    const d = this.dispatcher;
+    this.dispatcher = undefined;
+    if (d) await d.destroy().catch(() => undefined);
+  }
+
+  private log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void {
+    this.opts.log?.({ level, message });
+  }
+
+  /** One logical request: follows redirects (bounded), re-deciding credentials per hop. */
+  private async send(url: string, options: RequestOptions, signal: AbortSignal | undefined, timeoutMs: number):
+    Promise<{ res: Dispatcher.ResponseData; finalUrl: string }> {
+    if (this.opts.networkAllowed && !this.opts.networkAllowed()) {
+      throw new RegistryError('network-disabled', `network access is disabled (untrusted workspace); not requesting ${url}`, { host: safeHost(url), url });
+    }
+    let current: URL;
+    try {
+      current = new URL(url);
+    } catch {
+      throw new RegistryError('protocol', `invalid URL ${JSON.stringify(url)}`, { url });
+    }
+    const origin = current.host;
+    const seen = new Set<string>();
+    for (let hop = 0; ; hop++) {
+      if (current.protocol !== 'https:' && current.protocol !== 'http:') {
+        throw new RegistryError('protocol', `unsupported URL scheme ${current.protocol} in ${current.href}`, { host: current.host, url: current.href });
+      }
+      const headers: Headers = { 'user-agent': this.userAgent, accept: options.accept ?? '*/*' };
+      // Credentials only to the host (incl. port) the request started at.
+      if (options.auth && current.host === origin && current.protocol === 'https:') {
+        const token = this.opts.credentials?.(current);
+        if (token) headers.authorization = `Bearer ${token}`;
+      }
+      seen.add(current.href);
+      const started = Date.now();
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(current, {
+          method: 'GET', headers, signal, dispatcher: this.getDispatcher(),
+          headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+        });
+      } catch (err) {
+        throw translateError(err, current.href, timeoutMs);
+      }
+      this.log('debug', `GET ${current.href} → ${res.statusCode} (${Date.now() - started} ms)${headers.authorization ? ' [with credentials]' : ''}`);
+      if (![301, 302, 303, 307, 308].includes(res.statusCode)) return { res, finalUrl: current.href };
+      const location = res.headers.location;
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      if (typeof location !== 'string' || !location) {
+        throw new RegistryError('protocol', `redirect (${res.statusCode}) without a Location header from ${current.href}`, { host: current.host, url: current.href, status: res.statusCode });
+      }
+      const next = new URL(location, current);
+      if (current.protocol === 'https:' && next.protocol !== 'https:') {
+        throw new RegistryError('protocol', `refusing to follow a redirect from HTTPS to ${next.protocol.slice(0, -1).toUpperCase()} (${current.href} → ${next.href})`, { host: current.host, url: current.href });
+      }
+      if (seen.has(next.href)) {
+        throw new RegistryError('too-many-redirects', `redirect loop at ${next.href} (starting from ${url})`, { host: next.host, url: next.href, status: res.statusCode });
+      }
+      if (hop + 1 > this.maxRedirects) {
+        throw new RegistryError('too-many-redirects', `too many redirects (more than ${this.maxRedirects}) starting from ${url}`, { host: next.host, url: next.href, status: res.statusCode });
+      }
+      if (next.host !== origin && options.auth) this.log('debug', `redirected to another host (${next.host}); credentials for ${origin} are not sent there`);
+      current = next;
+    }
+  }
+
+  /** Retries 429/502/503/504 with exponential backoff, honouring Retry-After. */
+  private async withRetry<T>(url: string, attempt: () => Promise<T>): Promise<T> {
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(err instanceof RegistryError) || !err.status || ![429, 502, 503, 504].includes(err.status) || n >= this.maxAttempts) throw err;
+        const retryAfter = (err as RegistryError & { retryAfterMs?: number }).retryAfterMs;
+        const backoff = Math.min(4_000, 200 * 2 ** (n - 1)) * (0.75 + Math.random() * 0.5);
+        const delay = retryAfter ?? backoff;
+        if (delay > this.maxRetryDelayMs) throw err;
+        this.log('info', `${hostOf(url)} answered ${err.status}; retrying in ${Math.round(delay)} ms (attempt ${n + 1} of ${this.maxAttempts})`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+}
+
+/** Destroy a response body without an unhandled 'error' event. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function flatten(h: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  return out;
+}
+
+function tooLarge(url: string, maxBytes: number): RegistryError {
+  return new RegistryError('too-large', `response from ${url} is larger than the ${formatBytes(maxBytes)} limit`, { host: safeHost(url), url });
+}
+
+export function formatBytes(n: number): string {
+  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+function safeHost(url: string): string | undefined {
+  try { return new URL(url).host; } catch { return undefined; }
+}
+
+async function readCapped(res: Dispatcher.ResponseData, url: string, maxBytes: number): Promise<Buffer> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(url, maxBytes);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res.body) {
+    total += (chunk as Buffer).length;
+    if (total > maxBytes) throw tooLarge(url, maxBytes);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Media type must be JSON; body must parse. */
+export function parseJsonBody(res: HttpResponse<Buffer>): unknown {
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const host = safeHost(res.url);
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new RegistryError('protocol', `unexpected response from ${res.url}: expected application/json, got ${type || 'no content type'}`, { host, url: res.url, status: res.status });
+  }
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch (err) {
+    throw new RegistryError('protocol', `invalid JSON from ${res.url}: ${(err as Error).message}`, { host, url: res.url, status: res.status });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './version';
+export * from './constraints';
+export * from './select';

@@ -1,0 +1,75 @@
+// Entry point of the VS Code extension: one engine, one log, the parsed-document cache, and every
+// editor feature registered against the same services.
+import * as vscode from 'vscode';
+import { registerCodeActions } from './editor/codeActions';
+import { registerCommands } from './editor/commands';
+import { registerCompletion } from './editor/completion';
+import { RegistryDiagnostics } from './editor/diagnostics';
+import { backendOf, createEngine } from './editor/engineFactory';
+import { registerHover } from './editor/hover';
+import { RegistryLookup } from './editor/logic/lookup';
+import { registerMirrorCommand } from './editor/mirrorCommand';
+import { Services } from './editor/services';
+import { affectsEngine, readSettings } from './editor/settings';
+import { registerTypeFeatures } from './editor/typeFeatures';
+
+/** What activate() returns: for integration tests and other extensions (read-only use). */
+export interface TofuRegistryApi {
+  services: Services;
+  diagnostics: RegistryDiagnostics;
+  activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
+  const t0 = performance.now();
+  const log = vscode.window.createOutputChannel('OpenTofu Registry', { log: true });
+  context.subscriptions.push(log);
+  const cacheDir = vscode.Uri.joinPath(context.globalStorageUri, 'cache').fsPath;
+  const settings = readSettings();
+  const engine = createEngine(settings, cacheDir, log);
+  const services = new Services(log, cacheDir, engine, new RegistryLookup(backendOf(engine)));
+  context.subscriptions.push(services);
+
+  registerCompletion(context, services);
+  registerHover(context, services);
+  registerCodeActions(context, services);
+  registerCommands(context, services);
+  const diagnostics = new RegistryDiagnostics(services);
+  context.subscriptions.push(diagnostics);
+  for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand]] as const) {
+    try {
+      register(context, services);
+    } catch (err) {
+      log.error(`registering ${name} failed: ${err instanceof Error ? err.stack : String(err)}`);
+    }
+  }
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('tofuRegistry') && !e.affectsConfiguration('http.proxy')) return;
+      const s = services.reloadSettings();
+      if (affectsEngine(e)) {
+        const old = services.engine;
+        const next = createEngine(s, cacheDir, log);
+        services.replaceEngine(next, backendOf(next));
+        void old.dispose().catch(() => undefined);
+        log.info('settings changed: registry client recreated');
+      } else {
+        diagnostics.scheduleAll(0);
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      log.info('workspace trusted: registry lookups enabled');
+      services.reset();
+    }),
+    { dispose: () => void services.engine.dispose().catch(() => undefined) },
+  );
+
+  const activationMs = performance.now() - t0;
+  log.info(`activated in ${activationMs.toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'untrusted: no network requests'})`);
+  return { services, diagnostics, activationMs };
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}

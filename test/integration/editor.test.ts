@@ -1,0 +1,188 @@
+// Editor features in a real VS Code extension host, against the HTTPS test registry started in this
+// process (certificate trusted through the extension's tofuRegistry.caFile setting).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TofuRegistryApi } from '../../src/extension';
+import { startTestRegistry, TestRegistry } from '../support/registry-server';
+import {
+  completions, extensionApi, hoverText, labelOf, openFile, ourDiagnostics, positionOf, trustTestCa,
+  versionLabels, waitFor, waitForCodes,
+} from './editor-helpers';
+
+const NET_VERSIONS = ['4.9.0', '5.2.1', '5.30.0', '5.31.0', '6.0.0-beta1'];
+const NET_ORDER = ['5.31.0', '5.30.0', '5.2.1', '4.9.0', '6.0.0-beta1'];
+
+describe('editor features (real extension host, HTTPS test registry)', function () {
+  this.timeout(60000);
+  let reg: TestRegistry;
+  let api: TofuRegistryApi;
+  let H: string;
+
+  before(async () => {
+    reg = await startTestRegistry();
+    H = reg.host;
+    reg.addModule({ namespace: 'edtest', name: 'network', system: 'aws', versions: NET_VERSIONS });
+    reg.addModule({
+      namespace: 'edtest', name: 'vpc', system: 'aws', versions: ['1.0.0', '1.1.0'],
+      location: (v) => ({ kind: 'header', location: `git::https://git.example.invalid/edtest/vpc.git?ref=v${v}` }),
+    });
+    reg.addProvider({ namespace: 'edtest', type: 'cloud', versions: ['2.0.0', '2.1.0', '10.0.0', '3.0.0-rc1'].map((version) => ({ version, platforms: [] })) });
+    api = await extensionApi();
+    assert.ok(api.activationMs > 0);
+    // For `npm run bench`: the activation time measured in a real extension host.
+    const out = path.resolve(__dirname, '../../../test-output');
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationMs: api.activationMs, vscode: vscode.version }));
+    await trustTestCa(api, reg);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await reg?.stop();
+  });
+
+  it('completes module versions from a private host, newest first, prereleases last, whole string replaced', async () => {
+    const doc = await openFile('completion.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "5.3"\n}\n`);
+    const pos = positionOf(doc, '"5.3"', 2); // cursor in the middle of the string: "5|.3"
+    const items = await completions(doc, pos);
+    assert.deepEqual(versionLabels(items), NET_ORDER);
+    const newest = items.find((i) => labelOf(i) === '5.31.0')!;
+    assert.equal(newest.preselect, true, 'the version tofu init would select is preselected');
+    const range = newest.range as vscode.Range;
+    assert.equal(doc.getText(range), '5.3', 'replaces the whole string content');
+    const pre = items.find((i) => labelOf(i) === '6.0.0-beta1')!;
+    assert.match(String((pre.label as vscode.CompletionItemLabel).description), /prerelease/);
+    const forms = items.map(labelOf).filter((l) => !/^\d/.test(l));
+    assert.ok(forms.includes('~> 5.31') && forms.includes('>= 5.31.0'), `constraint forms offered: ${forms}`);
+    assert.equal(reg.server.requests.filter((r) => r.path.startsWith('/v1/modules/edtest/network/aws/versions')).length, 1);
+  });
+
+  it('completes while typing an unterminated string, keeping the operator', async () => {
+    const doc = await openFile('typing.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 5.\n}\n`);
+    const pos = positionOf(doc, '"~> 5.', 6);
+    const items = await completions(doc, pos);
+    const v = items.find((i) => labelOf(i) === '5.30.0');
+    assert.ok(v, `5.30.0 offered (got ${items.map(labelOf)})`);
+    assert.equal(v.insertText, '~> 5.30.0');
+    assert.equal(doc.getText(v.range as vscode.Range), '~> 5.');
+  });
+
+  it('completes provider versions in required_providers', async () => {
+    const doc = await openFile('providers.tf',
+      `terraform {\n  required_providers {\n    cloud = {\n      source  = "${H}/edtest/cloud"\n      version = ""\n    }\n  }\n}\n`);
+    const items = await completions(doc, positionOf(doc, 'version = ""', 11));
+    assert.deepEqual(versionLabels(items), ['10.0.0', '2.1.0', '2.0.0', '3.0.0-rc1']);
+    assert.equal(items.find((i) => labelOf(i) === '10.0.0')?.preselect, true);
+  });
+
+  it('hovers: constraint in words, selected version, and the resolved download location (200 JSON and 204 header)', async () => {
+    const doc = await openFile('hover.tf', [
+      'module "net" {', `  source  = "${H}/edtest/network/aws"`, '  version = "~> 5.2"', '}',
+      'module "vpc" {', `  source  = "${H}/edtest/vpc/aws"`, '  version = "~> 1.0"', '}', ''].join('\n'));
+    const v = await hoverText(doc, positionOf(doc, '~> 5.2', 2));
+    assert.match(v, /at least 5\.2\.0 and below 6\.0\.0/);
+    assert.match(v, /Selected by `tofu init`: \*\*5\.31\.0\*\*/);
+    assert.match(v, /3 of 5 versions match/);
+    const s = await hoverText(doc, positionOf(doc, 'edtest/network/aws', 3));
+    assert.ok(s.includes(`${reg.origin}/archives/edtest/network/aws/5.31.0.tar.gz`), s);
+    assert.ok(s.includes(`modules.v1: \`${reg.origin}/v1/modules/\``) || s.includes(`${reg.origin}/v1/modules`), s);
+    const s204 = await hoverText(doc, positionOf(doc, 'edtest/vpc/aws', 3));
+    assert.ok(s204.includes('git::https://git.example.invalid/edtest/vpc.git?ref=v1.1.0'), s204);
+    assert.match(s204, /Download\*\* of 1\.1\.0/);
+  });
+
+  it('hover names non-registry sources', async () => {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'local.tf'));
+    assert.match(await hoverText(doc, positionOf(doc, './modules/net', 2)), /Local path/);
+    assert.match(await hoverText(doc, positionOf(doc, 'git::', 2)), /Git repository/);
+  });
+
+  it('diagnostics for a 404 module and an unsatisfiable constraint, gone when fixed', async () => {
+    const doc = await openFile('diag.tf', [
+      'module "missing" {', `  source  = "${H}/edtest/nothere/aws"`, '  version = "1.0.0"', '}',
+      'module "net" {', `  source  = "${H}/edtest/network/aws"`, '  version = "~> 9.0"', '}', ''].join('\n'));
+    const diags = await waitForCodes(doc.uri, ['not-found', 'unsatisfiable']);
+    const unsat = diags.find((d) => d.code === 'unsatisfiable')!;
+    assert.equal(doc.getText(unsat.range), '"~> 9.0"');
+    assert.equal(unsat.severity, vscode.DiagnosticSeverity.Error);
+    assert.match(diags.find((d) => d.code === 'not-found')!.message, /edtest\/nothere\/aws/);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(positionOf(doc, 'nothere'), positionOf(doc, 'nothere', 7)), 'vpc');
+    edit.replace(doc.uri, new vscode.Range(positionOf(doc, '~> 9.0'), positionOf(doc, '~> 9.0', 6)), '~> 5.0');
+    edit.replace(doc.uri, new vscode.Range(positionOf(doc, '"1.0.0"', 1), positionOf(doc, '"1.0.0"', 6)), '1.1.0');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitForCodes(doc.uri, []);
+  });
+
+  it('malformed constraint: a "v" prefix is an error for providers (no network needed)', async () => {
+    const doc = await openFile('malformed.tf',
+      `terraform {\n  required_providers {\n    cloud = {\n      source  = "${H}/edtest/cloud"\n      version = "v2.0.0"\n    }\n  }\n}\n`);
+    const [d] = await waitForCodes(doc.uri, ['malformed-constraint']);
+    assert.match(d.message, /"v" prefix/);
+  });
+
+  it('quick fix rewrites the constraint keeping the operator; CodeLens offers it too', async () => {
+    const doc = await openFile('fix.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 4.0"\n}\n`);
+    const at = positionOf(doc, '~> 4.0', 1);
+    const actions = await waitFor('the update quick fix', async () => {
+      const a = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(at, at));
+      return a?.find((x) => /update constraint/.test(x.title));
+    });
+    assert.match(actions.title, /5\.31\.0/);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    assert.ok(lenses.some((l) => l.command?.title === 'newer version available: 5.31.0 → update constraint'),
+      `lenses: ${lenses.map((l) => l.command?.title)}`);
+    assert.ok(await vscode.workspace.applyEdit(actions.edit!));
+    assert.ok(doc.getText().includes('version = "~> 5.31"'), doc.getText());
+  });
+
+  it('quick fix adds a missing version pinned to ~> of the newest', async () => {
+    const doc = await openFile('addversion.tf', `module "net" {\n  source = "${H}/edtest/network/aws"\n}\n`);
+    await waitForCodes(doc.uri, ['missing-version']);
+    const at = positionOf(doc, 'module', 2);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(at, at));
+    const add = actions.find((a) => /Add missing version/.test(a.title));
+    assert.ok(add, `actions: ${actions.map((a) => a.title)}`);
+    assert.ok(await vscode.workspace.applyEdit(add.edit!));
+    assert.equal(doc.getText(), `module "net" {\n  source = "${H}/edtest/network/aws"\n  version = "~> 5.31"\n}\n`);
+    await waitForCodes(doc.uri, []);
+  });
+
+  it('authentication needed (401) names the credentials setting', async () => {
+    const secured = await startTestRegistry({ token: 'sekrit-token-value' });
+    try {
+      secured.addModule({ namespace: 'edtest', name: 'private', system: 'aws', versions: ['1.0.0'] });
+      const doc = await openFile('auth.tf', `module "p" {\n  source  = "${secured.host}/edtest/private/aws"\n  version = "1.0.0"\n}\n`);
+      const [d] = await waitForCodes(doc.uri, ['auth']);
+      assert.match(d.message, /tofuRegistry\.cliConfigFile/);
+      assert.match(d.message, new RegExp(secured.host.replace(/[.]/g, '\\.')));
+    } finally {
+      await secured.stop();
+    }
+  });
+
+  it('acts on *.tf whatever its language id, and not on a Terragrunt .hcl file', async () => {
+    const doc = await openFile('plain.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = ""\n}\n`);
+    const plain = await vscode.languages.setTextDocumentLanguage(doc, 'plaintext');
+    assert.equal(plain.languageId, 'plaintext');
+    assert.deepEqual(versionLabels(await completions(plain, positionOf(plain, 'version = ""', 11))), NET_ORDER);
+    const hcl = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'terragrunt.hcl'));
+    const items = await completions(hcl, positionOf(hcl, '"1.0.0"', 1));
+    assert.deepEqual(versionLabels(items).filter((l) => NET_ORDER.includes(l)), []);
+    assert.doesNotMatch(await hoverText(hcl, positionOf(hcl, 'acme/network', 2)), /Registry module/);
+    assert.deepEqual(ourDiagnostics(hcl.uri), []);
+  });
+
+  it('parses each document once per version (cache by document.version)', async () => {
+    const doc = await openFile('cache.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 5.0"\n}\n`);
+    await hoverText(doc, positionOf(doc, '~> 5.0', 1));
+    const before = api.services.parseCount;
+    for (let i = 0; i < 5; i++) {
+      await hoverText(doc, positionOf(doc, '~> 5.0', 1));
+      await completions(doc, positionOf(doc, '~> 5.0', 1));
+    }
+    assert.equal(api.services.parseCount, before, 'no re-parse without an edit');
+  });
+});

@@ -1,0 +1,146 @@
+// `tofu-registry inspect`: the JSON contract, human output, exit codes, .tofu precedence.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { UsageError } from '../../../src/cli/common';
+import { runInspect } from '../../../src/cli/inspect';
+
+/** Runs the command in-process the way src/cli.ts dispatches it (UsageError → exit 2). */
+async function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (t: string) => { stdout += t; }, stderr: (t: string) => { stderr += t; }, env: {}, cwd };
+  let code: number;
+  try {
+    code = await runInspect(args.slice(1), io);
+  } catch (err) {
+    assert.ok(err instanceof UsageError, String(err));
+    stderr += `tofu-registry inspect: ${err.message}\n`;
+    code = 2;
+  }
+  return { code, stdout, stderr };
+}
+
+function fixture(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tofu-inspect-'));
+  writeFileSync(path.join(dir, 'main.tf'), [
+    'module "vpc" {',
+    '  source  = "terraform-aws-modules/vpc/aws"',
+    '  version = "~> 5.0"',
+    '}',
+    '',
+    'module "dyn" {',
+    '  source = "./m/${var.x}"',
+    '}',
+    '',
+    'variable "a" {',
+    '  type = list(string)',
+    '}',
+    '',
+    'variable "b" {',
+    '  type = "string"',
+    '}',
+    '',
+    'variable "c" {}',
+    '',
+  ].join('\n'));
+  writeFileSync(path.join(dir, 'versions.tf'), 'terraform {\n  required_providers {\n    aws = { source = "hashicorp/aws", version = ">= 5.0" }\n    old = "~> 1.0"\n  }\n}\n');
+  writeFileSync(path.join(dir, 'broken.tf'), 'module "half" {\n  source = "hashicorp/con\n');
+  writeFileSync(path.join(dir, 'twin.tf'), 'variable "from_tf" {}\n');
+  writeFileSync(path.join(dir, 'twin.tofu'), 'variable "from_tofu" {}\n');
+  mkdirSync(path.join(dir, '.terraform', 'modules'), { recursive: true });
+  writeFileSync(path.join(dir, '.terraform', 'modules', 'x.tf'), 'module "hidden" {}\n');
+  mkdirSync(path.join(dir, 'sub'));
+  writeFileSync(path.join(dir, 'sub', 'a.tf.json'), '{"module": {"j": {"source": "a/b/c", "version": "1.0.0"}}}');
+  return dir;
+}
+
+test('inspect --json: exact shape, literals vs expressions, nulls, ranges, diagnostics, exit 0', async () => {
+  const dir = fixture();
+  try {
+    const r = await run(['inspect', '--json', '.'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(doc), ['files']);
+    assert.deepEqual(doc.files.map((f: { path: string }) => f.path), ['broken.tf', 'main.tf', path.join('sub', 'a.tf.json'), 'twin.tofu', 'versions.tf']);
+    const main = doc.files[1];
+    assert.deepEqual(Object.keys(main), ['path', 'modules', 'requiredProviders', 'variables', 'diagnostics']);
+    assert.deepEqual(main.modules, [
+      { name: 'vpc', source: 'terraform-aws-modules/vpc/aws', version: '~> 5.0', range: { start: { line: 0, character: 0 }, end: { line: 3, character: 1 } } },
+      { name: 'dyn', source: { expression: '"./m/${var.x}"' }, version: null, range: { start: { line: 5, character: 0 }, end: { line: 7, character: 1 } } },
+    ]);
+    assert.deepEqual(main.variables, [
+      { name: 'a', type: { expression: 'list(string)' } },
+      { name: 'b', type: 'string' },
+      { name: 'c', type: null },
+    ]);
+    assert.deepEqual(main.diagnostics, []);
+    assert.deepEqual(doc.files[4].requiredProviders, [
+      { name: 'aws', source: 'hashicorp/aws', version: '>= 5.0' },
+      { name: 'old', source: null, version: '~> 1.0' },
+    ]);
+    const broken = doc.files[0];
+    assert.equal(broken.modules[0].source, 'hashicorp/con');
+    assert.ok(broken.diagnostics.length >= 1);
+    assert.deepEqual(Object.keys(broken.diagnostics[0]), ['message', 'range']);
+    assert.equal(doc.files[2].modules[0].version, '1.0.0');
+    assert.deepEqual(doc.files[3].variables, [{ name: 'from_tofu', type: null }]);
+    assert.match(r.stderr, /twin\.tf: ignored, twin\.tofu takes precedence/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('inspect (human): readable summary, shadowed file noted; explicit file always inspected', async () => {
+  const dir = fixture();
+  try {
+    const r = await run(['inspect', dir], dir);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /module "vpc"\s+source "terraform-aws-modules\/vpc\/aws"\s+version "~> 5.0"/);
+    assert.match(r.stdout, /provider old .*legacy/);
+    assert.match(r.stdout, /error 2:\d+ /);
+    assert.match(r.stdout, /twin\.tf: ignored/);
+    const explicit = await run(['inspect', '--json', 'twin.tf'], dir);
+    assert.deepEqual(JSON.parse(explicit.stdout).files[0].variables, [{ name: 'from_tf', type: null }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('inspect: usage errors exit 2, unreadable paths exit 1 with one line', async () => {
+  const dir = fixture();
+  try {
+    const none = await run(['inspect'], dir);
+    assert.equal(none.code, 2);
+    assert.equal(none.stderr.trim().split('\n').length, 1);
+    const bad = await run(['inspect', '--bogus', '.'], dir);
+    assert.equal(bad.code, 2);
+    const missing = await run(['inspect', '--json', 'nope'], dir);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr.trim().split('\n').length, 1);
+    assert.match(missing.stderr, /nope/);
+    assert.match(JSON.parse(missing.stdout).error.message, /nope/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('inspect as a real process: exit code and JSON on stdout; usage error exits 2', () => {
+  const cli = path.resolve(__dirname, '../../../src/cli.js');
+  const demo = path.resolve(__dirname, '../../../../examples/demo');
+  const r = spawnSync(process.execPath, [cli, 'inspect', '--json', demo], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  const modules = doc.files.flatMap((f: { modules: { source: unknown }[] }) => f.modules.map((m) => m.source));
+  assert.ok(modules.includes('tofu.demo.internal/platform/network/aws'));
+  assert.ok(modules.includes('hashicorp/consul/aws'));
+  assert.ok(doc.files.every((f: { diagnostics: unknown[] }) => f.diagnostics.length === 0));
+  const usage = spawnSync(process.execPath, [cli, 'inspect'], { encoding: 'utf8' });
+  assert.equal(usage.status, 2);
+  const missing = spawnSync(process.execPath, [cli, 'inspect', path.join(demo, 'no-such-dir')], { encoding: 'utf8' });
+  assert.equal(missing.status, 1);
+  assert.equal(missing.stderr.trim().split('\n').length, 1);
+});

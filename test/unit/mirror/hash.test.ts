@@ -1,0 +1,109 @@
+// Known-answer tests for h1:/zh:. Expectations are built by hand here from the known file
+// contents (dirhash Hash1 lines), never by calling the implementation twice.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMPTY_H1, h1OfZip, hashPackage, matchesAnyHash, zipHashOfFile } from '../../../src/engine/mirror/hash';
+import { writeZip } from '../../support/zip-writer';
+
+const dir = mkdtempSync(join(tmpdir(), 'mirror-hash-'));
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+/** Hash1 by hand: lines `hex  name\n` in the given (already sorted) order. */
+const h1By = (lines: Array<[Buffer | string, Buffer | string]>) => {
+  const text = Buffer.concat(lines.map(([content, name]) => Buffer.concat([Buffer.from(`${sha(content)}  `), Buffer.from(name), Buffer.from('\n')])));
+  return 'h1:' + createHash('sha256').update(text).digest('base64');
+};
+
+test('empty package: h1 is the documented constant, zh is sha256 of the zip bytes', async () => {
+  const p = join(dir, 'empty.zip');
+  await writeZip(p, []);
+  assert.equal(EMPTY_H1, 'h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
+  assert.equal(await h1OfZip(p), 'h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
+  assert.equal(await zipHashOfFile(p), 'zh:' + sha(readFileSync(p)));
+});
+
+test('files: lines sorted by name, deflated and stored entries hash their uncompressed content', async () => {
+  const p = join(dir, 'files.zip');
+  const bin = Buffer.alloc(100_000, 'x');
+  await writeZip(p, [
+    { name: 'terraform-provider-demo_v1.0.0', data: bin, method: 8 },
+    { name: 'LICENSE', data: Buffer.from('MPL-2.0\n'), method: 0 },
+    { name: 'CHANGELOG.md', data: Buffer.from('# 1.0.0\n') },
+  ]);
+  const expected = h1By([
+    ['# 1.0.0\n', 'CHANGELOG.md'],
+    ['MPL-2.0\n', 'LICENSE'],
+    [bin, 'terraform-provider-demo_v1.0.0'],
+  ]);
+  const got = await hashPackage(p);
+  assert.equal(got.h1, expected);
+  assert.equal(got.zh, 'zh:' + sha(readFileSync(p)));
+  assert.equal(got.size, readFileSync(p).length);
+  assert.match(got.zh, /^zh:[0-9a-f]{64}$/);
+});
+
+test('directory entries are hashed like dirhash.HashZip: a line with the empty-content sha256', async () => {
+  // Choice documented in hash.ts: we follow OpenTofu's archive path (dirhash.HashZip lists every
+  // central-directory entry); the unpacked-directory path (HashDir) would omit "docs/".
+  const p = join(dir, 'dirs.zip');
+  await writeZip(p, [
+    { name: 'docs/' },
+    { name: 'docs/index.md', data: Buffer.from('hello') },
+    { name: 'bin', data: Buffer.from('\x7fELF') },
+  ]);
+  const withDir = h1By([['\x7fELF', 'bin'], ['', 'docs/'], ['hello', 'docs/index.md']]);
+  const asUnpacked = h1By([['\x7fELF', 'bin'], ['hello', 'docs/index.md']]);
+  assert.equal(sha(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  assert.equal(await h1OfZip(p), withDir);
+  assert.notEqual(withDir, asUnpacked);
+});
+
+test('non-ASCII names: raw UTF-8 bytes in the lines, sorted by bytes (not UTF-16 code units)', async () => {
+  const p = join(dir, 'utf8.zip');
+  // U+FF46 (ｆ, UTF-8 EF BD 86) sorts BEFORE U+1F600 (😀, F0 9F 98 80) by bytes, but AFTER it by
+  // UTF-16 code units (0xFF46 > 0xD83D); Go's sort.Strings compares bytes.
+  await writeZip(p, [
+    { name: '😀.txt', data: Buffer.from('smile') },
+    { name: 'ｆ.txt', data: Buffer.from('fullwidth') },
+    { name: 'données/café.txt', data: Buffer.from('crème') },
+    { name: '日本語.txt', data: Buffer.from('こんにちは') },
+    { name: 'a.txt', data: Buffer.from('a') },
+  ]);
+  const expected = h1By([
+    ['a', 'a.txt'],
+    ['crème', 'données/café.txt'],
+    ['こんにちは', '日本語.txt'],
+    ['fullwidth', 'ｆ.txt'],
+    ['smile', '😀.txt'],
+  ]);
+  assert.equal(await h1OfZip(p), expected);
+});
+
+test('names that are not UTF-8 are hashed as their raw bytes', async () => {
+  const p = join(dir, 'cp437.zip');
+  const raw = Buffer.from([0x66, 0x81, 0x2e, 0x74]); // "f\x81.t", not valid UTF-8
+  await writeZip(p, [{ name: raw, data: Buffer.from('x') }]);
+  assert.equal(await h1OfZip(p), h1By([['x', raw]]));
+});
+
+test('duplicate names: every occurrence hashes the last entry with that name (Go map semantics)', async () => {
+  const p = join(dir, 'dup.zip');
+  await writeZip(p, [{ name: 'f', data: Buffer.from('first') }, { name: 'f', data: Buffer.from('second') }]);
+  assert.equal(await h1OfZip(p), h1By([['second', 'f'], ['second', 'f']]));
+});
+
+test('a file that is not a zip is rejected', async () => {
+  const p = join(dir, 'not.zip');
+  writeFileSync(p, 'this is not a zip archive at all, just text');
+  await assert.rejects(h1OfZip(p));
+});
+
+test('matchesAnyHash accepts either scheme and ignores unknown ones', () => {
+  const actual = { h1: 'h1:abc', zh: 'zh:def' };
+  assert.equal(matchesAnyHash(actual, ['zh:def']), true);
+  assert.equal(matchesAnyHash(actual, ['h2:zzz', 'h1:abc']), true);
+  assert.equal(matchesAnyHash(actual, ['h1:nope', 'zh:nope']), false);
+});

@@ -1,0 +1,131 @@
+// Cancellation, a killed process, and the CLI contract (`tofu-registry mirror|hash`).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../src/cli';
+import { mirrorProviders } from '../../../src/engine/mirror';
+import { LOCK_NAME } from '../../../src/engine/mirror/layout';
+import { Fixture, startFixture, validateMirror, writeConfig } from './fixture';
+
+const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'];
+let fx: Fixture;
+const outDir = () => mkdtempSync(join(tmpdir(), 'mirror-resume-'));
+
+before(async () => {
+  fx = await startFixture();
+  await fx.addProvider('slow', 'one', ['1.0.0'], PLATFORMS);
+  await fx.addProvider('slow', 'two', ['2.0.0'], PLATFORMS);
+});
+after(async () => { await fx.stop(); });
+
+const config = () => writeConfig(fx.root, {
+  one: { source: `${fx.reg.host}/slow/one` }, two: { source: `${fx.reg.host}/slow/two` },
+});
+
+test('cancellation stops cleanly: partial files removed, the mirror stays valid, the next run completes it', async () => {
+  const out = outDir();
+  const dir = config();
+  fx.files.latencyMs = 100;
+  fx.files.fault('terraform-provider-two_2.0.0_darwin_arm64.zip', { kind: 'hang' });
+  const ac = new AbortController();
+  let started = 0;
+  const r = await mirrorProviders({
+    engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS, concurrency: 8, signal: ac.signal,
+    onProgress: (e) => {
+      if (e.kind === 'start') started++;
+      if (e.kind === 'done' && e.outcome === 'mirrored') ac.abort();
+    },
+  });
+  fx.files.latencyMs = 0;
+  fx.files.fault('terraform-provider-two_2.0.0_darwin_arm64.zip', undefined);
+  assert.ok(started > 1);
+  assert.ok(r.mirrored.length >= 1 && r.mirrored.length < 8, `mirrored ${r.mirrored.length}`);
+  assert.ok(r.failed.length >= 1);
+  assert.ok(r.failed.every((f) => f.step === 'cancelled'), JSON.stringify(r.failed));
+  assert.equal(r.mirrored.length + r.failed.length, 8);
+  assert.ok(!existsSync(join(out, LOCK_NAME)), 'lock released');
+  assert.equal(await validateMirror(out), r.mirrored.length);
+
+  const again = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS });
+  assert.deepEqual(again.failed, []);
+  assert.equal(again.upToDate.length, r.mirrored.length);
+  assert.equal(again.mirrored.length, 8 - r.mirrored.length);
+  assert.equal(await validateMirror(out), 8);
+});
+
+test('a killed CLI process leaves a valid mirror that the next run completes', async () => {
+  const out = outDir();
+  const dir = config();
+  for (const t of ['one_1.0.0', 'two_2.0.0']) {
+    for (const p of PLATFORMS) fx.files.fault(`terraform-provider-${t}_${p}.zip`, { kind: 'delay', ms: 400 });
+  }
+  const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
+  const child = spawn(process.execPath, [cli, 'mirror', '--json', '--out', out, '--concurrency', '2',
+    '--ca-file', fx.reg.caCertPath, ...PLATFORMS.flatMap((p) => ['--platform', p]), dir],
+  { env: { HOME: fx.root, PATH: process.env.PATH }, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  // Wait until the child has placed at least one archive, then kill it mid-run.
+  const deadline = Date.now() + 20_000;
+  const listed = () => existsSync(join(out, fx.reg.host, 'slow')) &&
+    readdirSync(join(out, fx.reg.host, 'slow')).some((t) => existsSync(join(out, fx.reg.host, 'slow', t, 'index.json')));
+  while (!listed() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(listed(), 'the child mirrored something');
+  child.kill('SIGKILL');
+  await exited;
+  for (const t of ['one_1.0.0', 'two_2.0.0']) for (const p of PLATFORMS) fx.files.fault(`terraform-provider-${t}_${p}.zip`, undefined);
+
+  assert.ok(existsSync(join(out, LOCK_NAME)), 'the killed run left its lock');
+  const placed = await validateMirror(out);
+  assert.ok(placed >= 1 && placed < 8, `placed ${placed}`);
+  const again = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS });
+  assert.deepEqual(again.failed, []);
+  assert.equal(again.upToDate.length + again.mirrored.length, 8);
+  assert.ok(again.upToDate.length >= placed);
+  assert.equal(await validateMirror(out), 8);
+});
+
+function capture() {
+  const io = { out: '', err: '', stdout: (t: string) => { io.out += t; }, stderr: (t: string) => { io.err += t; }, env: { HOME: fx.root }, cwd: fx.root };
+  return io;
+}
+
+test('CLI: mirror --json prints the documented shape and exits 1 when anything failed', async () => {
+  const out = outDir();
+  const dir = config();
+  const io = capture();
+  const code = await main(['mirror', '--json', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', '--platform', 'solaris_sparc', dir], io);
+  assert.equal(code, 1);
+  const doc = JSON.parse(io.out);
+  assert.deepEqual(Object.keys(doc), ['out', 'mirrored', 'upToDate', 'failed']);
+  assert.equal(doc.out, out);
+  assert.deepEqual(doc.mirrored.map((m: Record<string, unknown>) => Object.keys(m)), [['provider', 'version', 'platform', 'hashes'], ['provider', 'version', 'platform', 'hashes']]);
+  assert.deepEqual(doc.failed.map((f: Record<string, unknown>) => [Object.keys(f), f.platform, f.step]), [
+    [['provider', 'version', 'platform', 'step', 'message'], 'solaris_sparc', 'metadata'],
+    [['provider', 'version', 'platform', 'step', 'message'], 'solaris_sparc', 'metadata'],
+  ]);
+  const io2 = capture();
+  assert.equal(await main(['mirror', '--json', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', dir], io2), 0);
+  const doc2 = JSON.parse(io2.out);
+  assert.equal(doc2.mirrored.length, 0);
+  assert.equal(doc2.upToDate.length, 2);
+  assert.equal(await main(['mirror', '--platform', 'linux', dir], capture()), 2);
+});
+
+test('CLI: hash prints h1 and zh per file, --json as [{path,h1,zh}]', async () => {
+  const p = fx.pkg('slow', 'one', '1.0.0', 'linux_amd64');
+  const io = capture();
+  assert.equal(await main(['hash', p.path], io), 0);
+  const [h1, zh, path] = io.out.trim().split(' ');
+  assert.match(h1, /^h1:[A-Za-z0-9+/]{43}=$/);
+  assert.equal(zh, `zh:${p.sha256}`);
+  assert.equal(path, p.path);
+  const io2 = capture();
+  assert.equal(await main(['hash', '--json', p.path], io2), 0);
+  assert.deepEqual(JSON.parse(io2.out), [{ path: p.path, h1, zh }]);
+  const io3 = capture();
+  assert.equal(await main(['hash', join(fx.root, 'missing.zip')], io3), 1);
+  assert.match(io3.err, /missing\.zip/);
+});

@@ -1,0 +1,111 @@
+// tofu-registry discover | versions | resolve: exact JSON shapes (a public contract) and failures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { main } from '../../../src/cli';
+import { withRegistry } from '../../support/registry-helpers';
+
+async function run(args: string[], env: NodeJS.ProcessEnv = { HOME: '/nonexistent' }) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env, cwd: process.cwd() });
+  return { code, stdout, stderr };
+}
+
+test('cli discover --json', () => withRegistry({}, async (reg) => {
+  const r = await run(['discover', reg.host, '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    host: reg.host,
+    discoveryUrl: `${reg.origin}/.well-known/terraform.json`,
+    finalUrl: `${reg.origin}/.well-known/terraform.json`,
+    services: { 'modules.v1': `${reg.origin}/v1/modules/`, 'providers.v1': `${reg.origin}/v1/providers/` },
+    cached: false,
+  });
+  const human = await run(['discover', reg.host, '--ca-file', reg.caCertPath]);
+  assert.equal(human.code, 0);
+  assert.match(human.stdout, /modules\.v1\s+https:\/\/127\.0\.0\.1:\d+\/v1\/modules\//);
+}));
+
+test('cli versions --json for modules and providers', () => withRegistry({}, async (reg) => {
+  const m = await run(['versions', `${reg.host}/acme/network/aws`, '--constraint', '~> 1.2', '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(m.code, 0, m.stderr);
+  assert.deepEqual(JSON.parse(m.stdout), {
+    address: `${reg.host}/acme/network/aws`, host: reg.host, kind: 'module',
+    versions: ['3.0.0-rc.1', '2.1.0', '2.0.0', '2.0.0-beta.1', '1.10.0', '1.2.3', '1.2.0', '1.1.0', '1.0.0'],
+    matching: ['1.10.0', '1.2.3', '1.2.0'], selected: '1.10.0', newest: '2.1.0',
+  });
+  const s = await run(['versions', `${reg.host}/acme/storage/azurerm`, '--json', '--ca-file', reg.caCertPath]);
+  assert.deepEqual(JSON.parse(s.stdout).versions, ['1.1.0', 'v1.0.1', 'v1.0.0', 'v0.9.0']);
+  const p = await run(['versions', `${reg.host}/acme/widget`, '--provider', '--constraint', '~> 1', '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(p.code, 0, p.stderr);
+  assert.deepEqual(JSON.parse(p.stdout), {
+    address: `${reg.host}/acme/widget`, host: reg.host, kind: 'provider',
+    versions: ['2.0.0', '2.0.0-alpha1', '1.1.0', '1.0.0'], matching: ['1.1.0', '1.0.0'], selected: '1.1.0', newest: '2.0.0',
+  });
+  const none = await run(['versions', `${reg.host}/acme/widget`, '--provider', '--constraint', '> 9', '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(none.code, 0);
+  assert.equal(JSON.parse(none.stdout).selected, null);
+}));
+
+test('cli resolve --json', () => withRegistry({}, async (reg) => {
+  const r = await run(['resolve', `${reg.host}/infra/vpc/google`, '--version', '1.1.0', '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    address: `${reg.host}/infra/vpc/google`, version: '1.1.0',
+    downloadUrl: `${reg.origin}/v1/modules/infra/vpc/google/1.1.0/download`,
+    location: `${reg.origin}/archives/infra/vpc/1.1.0.tar.gz`,
+  });
+}));
+
+test('cli failures: exit 1, one line on stderr naming host/URL, JSON error object', () => withRegistry({}, async (reg) => {
+  const r = await run(['versions', `${reg.host}/acme/missing/aws`, '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(r.code, 1);
+  const url = `${reg.origin}/v1/modules/acme/missing/aws/versions`;
+  assert.equal(r.stderr, `tofu-registry: module ${reg.host}/acme/missing/aws not found on ${reg.host} (404 Not Found for ${url})\n`);
+  assert.deepEqual(JSON.parse(r.stdout), { error: { message: `module ${reg.host}/acme/missing/aws not found on ${reg.host} (404 Not Found for ${url})`, url, status: 404 } });
+
+  const tls = await run(['discover', reg.host]); // CA not trusted
+  assert.equal(tls.code, 1);
+  assert.equal(tls.stderr.trim().split('\n').length, 1);
+  assert.match(tls.stderr, /TLS certificate of 127\.0\.0\.1:\d+ is not trusted/);
+
+  reg.setFault('/v1/modules/acme/network/aws/versions', 'hang');
+  const started = Date.now();
+  const hang = await run(['versions', `${reg.host}/acme/network/aws`, '--timeout', '1', '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(hang.code, 1);
+  assert.ok(Date.now() - started < 3000);
+  assert.match(JSON.parse(hang.stdout).error.message, /timed out after 1 s/);
+
+  const bad = await run(['versions', `${reg.host}/acme/widget`, '--provider', '--constraint', 'v1.0', '--ca-file', reg.caCertPath]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /invalid version constraint "v1\.0": .*"v" prefix/);
+
+  const local = await run(['resolve', './x', '--version', '1.0.0']);
+  assert.equal(local.code, 1);
+  assert.match(local.stderr, /is a local path, not a module registry address/);
+}));
+
+test('cli usage errors exit 2; NODE_EXTRA_CA_CERTS is honoured', () => withRegistry({}, async (reg) => {
+  assert.equal((await run(['resolve', `${reg.host}/acme/network/aws`])).code, 2);
+  assert.equal((await run(['versions'])).code, 2);
+  assert.equal((await run(['discover', 'a', 'b'])).code, 2);
+  const r = await run(['discover', reg.host, '--json'], { HOME: '/nonexistent', NODE_EXTRA_CA_CERTS: reg.caCertPath });
+  assert.equal(r.code, 0, r.stderr);
+}));
+
+test('cli as a real process (compiled): exit codes', () => withRegistry({}, async (reg) => {
+  const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
+  const go = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: { HOME: '/nonexistent', PATH: process.env.PATH } }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr });
+    });
+  });
+  const ok = await go(['versions', `${reg.host}/platform/cluster/kubernetes`, '--constraint', '0.3.0-beta', '--json', '--ca-file', reg.caCertPath]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(JSON.parse(ok.stdout).selected, '0.3.0-beta');
+  const fail = await go(['discover', '127.0.0.1:9', '--json']);
+  assert.equal(fail.code, 1);
+  assert.match(fail.stderr, /^tofu-registry: service discovery for 127\.0\.0\.1:9 failed: cannot connect to 127\.0\.0\.1:9: connection refused/);
+}));

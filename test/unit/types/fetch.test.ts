@@ -1,0 +1,145 @@
+// Registry / HTTP-archive modules: resolved through the real HTTPS test registry, fetched as
+// tar.gz or zip into a cache, every archive path validated before anything is written.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../../../src/engine/engine';
+import { ModuleResolver } from '../../../src/engine/modules/resolve';
+import { fetchModule, safeRelativePath } from '../../../src/engine/modules/fetch';
+import { checkFile } from '../../../src/engine/modules/check';
+import { parseHcl } from '../../../src/engine/config/parser';
+import { extractFile } from '../../../src/engine/config/extract';
+import { startTestRegistry, TestRegistry } from '../../support/registry-server';
+import { writeZip } from '../../support/zip-writer';
+import { tarGz } from './archives';
+
+let reg: TestRegistry;
+let engine: Engine;
+let work: string;
+
+const VARS = 'variable "name" {\n  type = string\n}\nvariable "ports" {\n  type    = list(number)\n  default = []\n}\n';
+const INNER = 'variable "inner_only" {\n  type = bool\n}\n';
+
+before(async () => {
+  reg = await startTestRegistry();
+  engine = new Engine({ caFiles: [reg.caCertPath], env: {} });
+  work = mkdtempSync(join(tmpdir(), 'types-fetch-'));
+  reg.addModule({ namespace: 'acme', name: 'net', system: 'aws', versions: ['1.0.0', '1.1.0', '2.0.0'] });
+  for (const v of ['1.0.0', '1.1.0', '2.0.0']) {
+    reg.addFile(`/archives/acme/net/aws/${v}.tar.gz`, tarGz([
+      { name: 'variables.tf', data: VARS.replace('"ports"', `"ports_${v.replace(/\./g, '_')}"`) },
+      { name: 'modules/', type: '5' },
+      { name: 'modules/inner/', type: '5' },
+      { name: 'modules/inner/variables.tf', data: INNER },
+    ]), 'application/gzip');
+  }
+  const zipPath = join(work, 'z.zip');
+  await writeZip(zipPath, [
+    { name: 'pkg/' }, { name: 'pkg/variables.tf', data: Buffer.from('variable "zone" {\n  type = string\n}\n') },
+  ]);
+  reg.addFile('/archives/zipped', require('node:fs').readFileSync(zipPath), 'application/octet-stream');
+  reg.addModule({
+    namespace: 'acme', name: 'zipped', system: 'aws', versions: ['0.1.0'],
+    location: () => ({ kind: 'header', location: '/archives/zipped?archive=zip//pkg' }),
+  });
+});
+
+after(async () => {
+  await engine.dispose();
+  await reg.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+function resolver(cacheDir: string) {
+  return new ModuleResolver({ engine, cacheDir });
+}
+
+async function check(text: string, r: ModuleResolver) {
+  const file = parseHcl(text);
+  const path = join(work, 'main.tf');
+  return (await checkFile({ path, text, syntax: 'hcl', summary: extractFile(file, text) }, r)).diagnostics
+    .map((d) => `${text.slice(d.range.start.offset, d.range.end.offset)}: ${d.message}`);
+}
+
+test('registry module: version constraint selects 1.1.0, tar.gz fetched once into the cache, inputs checked', async () => {
+  const cache = join(work, 'cache1');
+  const text = `module "net" {\n  source  = "${reg.host}/acme/net/aws"\n  version = "~> 1.0"\n  name    = ["x"]\n  ports_1_1_0 = ["80", "http"]\n}\n`;
+  reg.server.resetLog();
+  assert.deepEqual(await check(text, resolver(cache)), [
+    '["x"]: Invalid value for input variable "name": the given value is not suitable for type string: string required, but got tuple.',
+    '"http": Invalid value for input variable "ports_1_1_0": the given value is not suitable for type list(number): element 1: a number is required, but got "http".',
+  ]);
+  assert.equal(reg.server.count('/archives/acme/net/aws/1.1.0.tar.gz'), 1);
+  // a new resolver (new session) reuses the extracted cache: no second archive download
+  const again = resolver(cache);
+  const mod = await again.resolve({ callerDir: work, name: 'net', source: `${reg.host}/acme/net/aws`, version: '~> 1.0' });
+  assert.equal(mod.via, 'registry');
+  assert.equal(mod.version, '1.1.0');
+  assert.deepEqual(mod.iface.variables.map((v) => v.name), ['name', 'ports_1_1_0']);
+  assert.equal(reg.server.count('/archives/'), 1);
+});
+
+test('registry module with //subdir in the source', async () => {
+  const r = resolver(join(work, 'cache2'));
+  const mod = await r.resolve({ callerDir: work, name: 'inner', source: `${reg.host}/acme/net/aws//modules/inner`, version: '2.0.0' });
+  assert.deepEqual(mod.iface.variables.map((v) => [v.name, v.typeText, v.required]), [['inner_only', 'bool', true]]);
+});
+
+test('X-Terraform-Get with ?archive=zip and //subdir: zip archive', async () => {
+  const r = resolver(join(work, 'cache3'));
+  const text = `module "z" {\n  source = "${reg.host}/acme/zipped/aws"\n}\n`;
+  assert.deepEqual(await check(text, r), [
+    '"z": Missing required argument: the argument "zone" is required by module "z", but no definition was found.',
+  ]);
+});
+
+test('no matching version and unknown modules become warnings naming the module', async () => {
+  const r = resolver(join(work, 'cache4'));
+  const text = `module "a" {\n  source  = "${reg.host}/acme/net/aws"\n  version = ">= 3.0"\n}\nmodule "b" {\n  source = "${reg.host}/acme/missing/aws"\n}\n`;
+  const out = await check(text, r);
+  assert.equal(out.length, 2);
+  assert.match(out[0], /Cannot check the inputs of module "a": no version of module .*acme\/net\/aws.* matches ">= 3.0"/);
+  assert.match(out[1], /Cannot check the inputs of module "b": .*acme\/missing\/aws/);
+});
+
+test('archive paths are validated before anything is written', async () => {
+  const bad: Record<string, Parameters<typeof tarGz>[0]> = {
+    dotdot: [{ name: 'ok.tf', data: 'x' }, { name: '../evil.tf', data: 'x' }],
+    absolute: [{ name: '/tmp/evil.tf', data: 'x' }],
+    symlink: [{ name: 'link', type: '2', linkname: '../../../etc' }],
+    abslink: [{ name: 'link', type: '2', linkname: '/etc/passwd' }],
+    through: [{ name: 'd/', type: '5' }, { name: 'd/l', type: '2', linkname: '..' }, { name: 'd/l/x.tf', data: 'x' }],
+    hardlink: [{ name: 'h', type: '1', linkname: '../outside' }],
+  };
+  for (const [name, entries] of Object.entries(bad)) {
+    reg.addFile(`/archives/bad/${name}.tar.gz`, tarGz(entries), 'application/gzip');
+    const cache = join(work, `bad-${name}`);
+    await assert.rejects(fetchModule(`${reg.origin}/archives/bad/${name}.tar.gz`, name, { http: engine.http, cacheDir: cache }),
+      /refusing to extract the module package/, name);
+    const left = existsSync(join(cache, 'modules')) ? readdirSync(join(cache, 'modules')) : [];
+    assert.deepEqual(left, [], `${name}: nothing may stay in the cache`);
+  }
+  assert.ok(!existsSync(join(work, 'evil.tf')));
+  // a link that stays inside the package is fine
+  reg.addFile('/archives/okl.tar.gz', tarGz([{ name: 'a/', type: '5' }, { name: 'a/v.tf', data: INNER }, { name: 'b', type: '2', linkname: 'a' }]), 'application/gzip');
+  const dir = await fetchModule(`${reg.origin}/archives/okl.tar.gz//b`, 'okl', { http: engine.http, cacheDir: join(work, 'okl') });
+  assert.ok(existsSync(join(dir, 'v.tf')));
+  await assert.rejects(fetchModule(`${reg.origin}/archives/okl.tar.gz//../x`, 'okl2', { http: engine.http, cacheDir: join(work, 'okl') }), /invalid subdirectory/);
+  assert.equal(safeRelativePath('a/../../b'), undefined);
+  assert.equal(safeRelativePath('C:/x'), undefined);
+  assert.equal(safeRelativePath('./a//b/'), 'a/b');
+});
+
+test('download size cap and unsupported payloads', async () => {
+  reg.addFile('/archives/big.tar.gz', tarGz([{ name: 'v.tf', data: Buffer.alloc(300_000, 'a') }]).subarray(0), 'application/gzip');
+  reg.addFile('/archives/big.zip', Buffer.alloc(200_000, 1), 'application/zip');
+  await assert.rejects(fetchModule(`${reg.origin}/archives/big.zip`, 'big', { http: engine.http, cacheDir: join(work, 'big'), maxBytes: 100_000 }),
+    /larger than/);
+  reg.addFile('/archives/plain', 'not an archive', 'text/plain');
+  await assert.rejects(fetchModule(`${reg.origin}/archives/plain`, 'plain', { http: engine.http, cacheDir: join(work, 'plain') }),
+    /neither a tar.gz nor a zip archive/);
+  await assert.rejects(fetchModule(`${reg.origin}/archives/big.tar.gz`, 'bigx', { http: engine.http, cacheDir: join(work, 'bigx'), maxExtractedBytes: 1000 }),
+    /more than 1000 bytes when extracted/);
+});
