@@ -185,4 +185,47 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     }
     assert.equal(api.services.parseCount, before, 'no re-parse without an edit');
   });
+  it('network failures are not diagnostics and never block editing', async () => {
+    const gone = await startTestRegistry();
+    const host = gone.host;
+    await gone.stop(); // connection refused from now on
+    const doc = await openFile('offline.tf', `module "o" {\n  source  = "${host}/edtest/network/aws"\n  version = "~> 1.0"\n}\n`);
+    const ref = api.services.refs(doc).refs.modules[0];
+    const { targetOf } = await import('../../src/editor/logic/target');
+    const t = targetOf(ref).target!;
+    await waitFor('the lookup to fail', () => api.services.lookup.peekVersions(t)?.state === 'error');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(ourDiagnostics(doc.uri).map((d) => d.code), []);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '# still editable\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+  });
+
+  it('diagnostics are debounced while typing and skipped when nothing changed', async () => {
+    const doc = await openFile('typing2.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 5.0"\n}\n`);
+    await waitFor('first diagnostics run', () => ourDiagnostics(doc.uri).length === 0 && api.diagnostics.runs > 0);
+    await new Promise((r) => setTimeout(r, 400));
+    const before = api.diagnostics.runs;
+    for (let i = 0; i < 8; i++) {
+      const e = new vscode.WorkspaceEdit();
+      e.insert(doc.uri, new vscode.Position(4, 0), '#');
+      await vscode.workspace.applyEdit(e);
+    }
+    await new Promise((r) => setTimeout(r, 900));
+    const after = api.diagnostics.runs;
+    assert.ok(after - before >= 1 && after - before <= 3, `8 keystrokes → ${after - before} diagnostics runs`);
+    api.diagnostics.update(doc);
+    assert.equal(api.diagnostics.runs, after, 'no recomputation when neither the document nor the registry changed');
+  });
+
+  it('commands: service discovery for a host, clear cache', async () => {
+    const d = await vscode.commands.executeCommand<{ services: Record<string, string> }>('tofuRegistry.showDiscovery', H);
+    assert.equal(d.services['modules.v1'], `${reg.origin}/v1/modules/`);
+    const all = await vscode.commands.getCommands(true);
+    for (const c of ['tofuRegistry.showDiscovery', 'tofuRegistry.clearCache', 'tofuRegistry.showLog']) assert.ok(all.includes(c), c);
+    const n = reg.server.count('/.well-known/terraform.json');
+    await vscode.commands.executeCommand('tofuRegistry.clearCache');
+    await vscode.commands.executeCommand('tofuRegistry.showDiscovery', H);
+    assert.equal(reg.server.count('/.well-known/terraform.json'), n + 1, 'cache cleared: discovery asked again');
+  });
 });

@@ -2,19 +2,23 @@
 //   OUT/HOST/NAMESPACE/TYPE/index.json   {"versions":{"V":{}}}
 //   OUT/HOST/NAMESPACE/TYPE/V.json       {"archives":{"os_arch":{"url":"terraform-provider-TYPE_V_OS_ARCH.zip","hashes":[…]}}}
 // with the zips beside them. Existing versions/platforms are always kept (merge). Every JSON
-// file is written atomically (temp + fsync + rename), archives are renamed into place only after
+// file is written atomically (temp + rename), archives are renamed into place only after
 // verification, and the JSON is written after the archive it lists, so a crash at any point
 // leaves a valid mirror. A lock file in OUT keeps two runs apart; a stale one (dead pid on this
 // machine) is taken over.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { hostnameToASCII } from '../addresses';
 import { archiveFilename, insideRoot, safeHostname, safeName, safePlatform, safeVersion } from './paths';
 import type { ProviderAddress } from './types';
 
 export const LOCK_NAME = '.tofu-registry-mirror.lock';
+/** size + mtime + sha256 of archives this tool verified, so an unchanged re-run need not re-hash them. */
+export const STATE_NAME = '.tofu-registry-mirror-state.json';
+
+interface FileStamp { size: number; mtimeMs: number; sha256: string }
 
 export interface ArchiveEntry {
   url: string;
@@ -32,6 +36,8 @@ export class MirrorOutput {
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly cleaned = new Set<string>();
   private released = false;
+  private state: Record<string, FileStamp> = {};
+  private stateChanged = false;
 
   private constructor(readonly out: string, private readonly lockFile: string) {}
 
@@ -43,7 +49,12 @@ export class MirrorOutput {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await fs.writeFile(lockFile, info, { flag: 'wx' });
-        return new MirrorOutput(out, lockFile);
+        const o = new MirrorOutput(out, lockFile);
+        try {
+          const st = JSON.parse(await fs.readFile(join(out, STATE_NAME), 'utf8'));
+          if (st && typeof st === 'object' && !Array.isArray(st)) o.state = st;
+        } catch { /* none yet, or unreadable: everything gets re-hashed once */ }
+        return o;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
@@ -63,6 +74,7 @@ export class MirrorOutput {
     if (this.released) return;
     this.released = true;
     await Promise.allSettled([...this.queues.values()]);
+    if (this.stateChanged) await writeJsonAtomic(join(this.out, STATE_NAME), this.state).catch(() => undefined);
     await fs.rm(this.lockFile, { force: true });
   }
 
@@ -82,6 +94,22 @@ export class MirrorOutput {
     const dir = this.providerDir(a);
     await this.prepareDir(dir);
     return join(dir, `.${name}.${randomBytes(6).toString('hex')}.part`);
+  }
+
+  /** The sha256 recorded for `path` when its size and mtime are unchanged since it was verified. */
+  async knownSha256(path: string): Promise<string | undefined> {
+    const rec = this.state[relativeKey(this.out, path)];
+    if (!rec) return undefined;
+    const st = await fs.stat(path).catch(() => undefined);
+    return st && st.isFile() && st.size === rec.size && st.mtimeMs === rec.mtimeMs ? rec.sha256 : undefined;
+  }
+
+  /** Records the verified sha256 of an archive in OUT (with its current size and mtime). */
+  async remember(path: string, sha256: string): Promise<void> {
+    const st = await fs.stat(path).catch(() => undefined);
+    if (!st) return;
+    this.state[relativeKey(this.out, path)] = { size: st.size, mtimeMs: st.mtimeMs, sha256 };
+    this.stateChanged = true;
   }
 
   /** The archives V.json lists (empty when the file does not exist). Throws on invalid JSON. */
@@ -109,6 +137,8 @@ export class MirrorOutput {
     const { dir, name, path } = this.archivePath(a, version, platform);
     await this.serial(dir, async () => {
       if (tempFile) await fs.rename(tempFile, path);
+      const zh = hashes.find((h) => h.startsWith('zh:'));
+      if (zh) await this.remember(path, zh.slice(3));
       const versionFile = insideRoot(dir, `${safeVersion(version)}.json`);
       const vdoc = (await readJson(versionFile)) ?? {};
       const archives = (vdoc.archives && typeof vdoc.archives === 'object' ? vdoc.archives : {}) as Record<string, unknown>;
@@ -144,6 +174,10 @@ export class MirrorOutput {
   }
 }
 
+function relativeKey(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -170,13 +204,14 @@ async function readJson(file: string): Promise<Record<string, unknown> | undefin
   }
 }
 
-/** Writes JSON via a temp file in the same directory, fsync, rename: readers see old or new, never half. */
+/** Writes JSON via a temp file in the same directory, then rename: readers see old or new, never half. */
 export async function writeJsonAtomic(file: string, data: unknown): Promise<void> {
   const tmp = join(file, '..', `.${file.split(/[\\/]/).pop()}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await fs.open(tmp, 'w');
   try {
+    // No fsync: rename is atomic for readers and against a killed process; a per-file fsync
+    // serialized behind each provider's queue tripled the time of a parallel run on a busy disk.
     await fh.writeFile(JSON.stringify(data, null, 2) + '\n');
-    // NOSYNC await fh.sync();
   } finally {
     await fh.close();
   }

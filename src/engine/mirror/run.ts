@@ -174,8 +174,12 @@ async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { pa
   const zh = listed.hashes.find((h) => h.startsWith('zh:'));
   const h1 = listed.hashes.find((h) => h.startsWith('h1:'));
   if (!zh || !h1) return undefined;
-  const got = await sha256File(paths.path, signal).catch(() => undefined);
-  return got && 'zh:' + got.sha256 === zh ? { h1, zh } : undefined;
+  let sha = await output.knownSha256(paths.path);
+  if (sha === undefined) {
+    sha = (await sha256File(paths.path, signal).catch(() => undefined))?.sha256;
+    if (sha !== undefined && 'zh:' + sha === zh) await output.remember(paths.path, sha);
+  }
+  return sha !== undefined && 'zh:' + sha === zh ? { h1, zh } : undefined;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight. */

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { extractFile, findNodeAt, locateCursor, parseExpression, parseHcl } from '../../../src/engine/config';
 import { BROKEN, CORPUS, corpusFiles } from './cases';
 
-const RUNS = 400;
+const RUNS = 1000;
 const LIMIT_MS = 60_000;
 
 type Edit = { kind: 'delete' | 'insert' | 'truncate'; at: number; len: number; text: string };

@@ -1,0 +1,67 @@
+// Parse throughput on the shared real-world corpus: our parser (parse + extraction) against
+// HashiCorp's HCL parser compiled to WebAssembly (@cdktf/hcl2json), measured in the same run.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { BenchReporter } from './index';
+import { extractFile, parseHcl } from '../src/engine/config';
+
+export const title = 'Configuration parser (shared corpus, parse + extraction)';
+
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const n of readdirSync(dir).sort()) {
+    const p = path.join(dir, n);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (n.endsWith('.tf')) out.push(p);
+  }
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+export async function run(report: BenchReporter): Promise<void> {
+  if (!existsSync(CORPUS)) {
+    report.note(`shared corpus not found at ${CORPUS}: skipped`);
+    return;
+  }
+  const texts = files(CORPUS).map((f) => readFileSync(f, 'utf8'));
+  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+  const mb = bytes / 1e6;
+  report.note(`${texts.length} files, ${mb.toFixed(2)} MB`);
+
+  // Ours: warm up, then the median of several passes over the whole corpus.
+  let sink = 0;
+  const ours = (): number => {
+    const t0 = process.hrtime.bigint();
+    for (const t of texts) sink += extractFile(parseHcl(t), t).variables.length;
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  for (let i = 0; i < 10; i++) ours();
+  const oursMs: number[] = [];
+  for (let i = 0; i < 15; i++) oursMs.push(ours());
+
+  // Reference: hcl2json (async, WebAssembly); warm-up pass, then the median of a few passes.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parse } = require('@cdktf/hcl2json') as { parse(name: string, text: string): Promise<Record<string, unknown>> };
+  const ref = async (): Promise<number> => {
+    const t0 = process.hrtime.bigint();
+    for (const t of texts) sink += Object.keys(await parse('main.tf', t)).length;
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  await ref();
+  const refMs: number[] = [];
+  for (let i = 0; i < 3; i++) refMs.push(await ref());
+
+  const o = median(oursMs);
+  const r = median(refMs);
+  const throughput = mb / (o / 1000);
+  report.result('parse + extract throughput (median of 15)', `${throughput.toFixed(1)} MB/s`, '>= 40 MB/s', throughput >= 40);
+  report.result('hcl2json throughput (median of 3)', `${(mb / (r / 1000)).toFixed(1)} MB/s`);
+  report.result('speed-up vs hcl2json', `${(r / o).toFixed(1)}x`, '>= 10x', r / o >= 10);
+  report.note(`ours ${o.toFixed(1)} ms/pass (min ${Math.min(...oursMs).toFixed(1)}), hcl2json ${r.toFixed(0)} ms/pass (checksum ${sink % 7})`);
+}

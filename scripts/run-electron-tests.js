@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Runs the same Mocha integration suite (out/test/integration/index.js) in desktop VS Code through
+// @vscode/test-electron — for developers with network access or a local VS Code
+// (VSCODE_EXECUTABLE=/path/to/code skips the download). CI uses scripts/run-vscode-tests.js.
+// Usage: npm run test:electron [-- --untrusted]
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { runTests } = require('@vscode/test-electron');
+
+const ROOT = path.resolve(__dirname, '..');
+
+async function main() {
+  const untrusted = process.argv.includes('--untrusted');
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-electron-'));
+  const ws = path.join(state, 'ws');
+  fs.cpSync(path.join(ROOT, 'test/fixtures/ws'), ws, { recursive: true });
+  const userData = path.join(state, 'ud');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': untrusted,
+    'security.workspace.trust.startupPrompt': 'never', 'tofuRegistry.diagnostics.debounceMs': 150,
+  }));
+  const results = path.join(state, 'results.txt');
+  const launchArgs = [ws, '--user-data-dir', userData, '--extensions-dir', path.join(state, 'exts'),
+    '--disable-extensions', '--skip-welcome', '--skip-release-notes'];
+  if (!untrusted) launchArgs.push('--disable-workspace-trust');
+  let code = 0;
+  try {
+    await runTests({
+      ...(process.env.VSCODE_EXECUTABLE ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE } : {}),
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: path.join(ROOT, 'out/test/integration/index.js'),
+      launchArgs,
+      extensionTestsEnv: {
+        VSCODE_TEST_RESULTS: results,
+        TOFU_REGISTRY_TEST_MODE: untrusted ? 'untrusted' : 'integration',
+        TOFU_REGISTRY_TEST_WORKSPACE: ws,
+      },
+    });
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    code = 1;
+  }
+  if (fs.existsSync(results)) process.stdout.write(fs.readFileSync(results, 'utf8'));
+  else console.log('0 passed, 1 failed');
+  fs.rmSync(state, { recursive: true, force: true });
+  return code;
+}
+
+main().then((c) => process.exit(c), (e) => { console.error(e); process.exit(2); });
