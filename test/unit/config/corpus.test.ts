@@ -23,6 +23,7 @@ function typeText(v: unknown): string {
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let attributesChecked = 0;
 
 function compareFile(text: string, ref: Json): string[] {
   const problems: string[] = [];
@@ -67,7 +68,42 @@ function compareFile(text: string, ref: Json): string[] {
     const mine = v.type ? (v.type.literal ?? squash(v.type.text)) : undefined;
     assertEq(problems, `variable ${v.name} type`, mine, r.type === undefined ? undefined : typeText(r.type));
   }
+  attributesChecked += compareAttributes(text, ref, problems);
   return problems;
+}
+
+/**
+ * Deeper check: every attribute of every block that hcl2json can address unambiguously (one block
+ * per type/labels) — string values (escapes, heredocs) must be equal, and for expressions our
+ * source text must be what hcl2json prints inside `${…}`.
+ */
+function compareAttributes(text: string, ref: Json, problems: string[]): number {
+  let checked = 0;
+  for (const b of parseHcl(text).body.items) {
+    if (b.kind !== 'block') continue;
+    let r: unknown = ref[b.type];
+    for (const l of b.labels) r = r && (r as Json)[l.value];
+    if (!Array.isArray(r) || r.length !== 1) continue;
+    const values = r[0] as Json;
+    for (const a of b.body.items) {
+      // hcl2json turns object/tuple constructors into JSON structures: compare where it prints a string.
+      if (a.kind !== 'attribute' || typeof values[a.name] !== 'string') continue;
+      const e = a.expr;
+      let mine: string;
+      if (e.kind === 'literal') {
+        if (typeof e.value !== 'string') continue;
+        mine = e.value;
+      } else if (e.kind === 'template') {
+        if (e.heredoc) continue;
+        mine = text.slice(e.range.start.offset + 1, e.range.end.offset - 1);
+      } else {
+        mine = '${' + text.slice(e.range.start.offset, e.range.end.offset) + '}';
+      }
+      checked++;
+      assertEq(problems, `${b.type} ${b.labels.map((l) => l.value).join('.')} ${a.name}`, mine, values[a.name]);
+    }
+  }
+  return checked;
 }
 
 function assertEq(problems: string[], what: string, a: unknown, b: unknown): void {
@@ -100,4 +136,5 @@ test('corpus: every file agrees with @cdktf/hcl2json (modules, required_provider
   assert.equal(failures.length, 0, `${failures.length} files disagree:\n  ${failures.slice(0, 20).join('\n  ')}`);
   // The corpus really exercises the extraction (guards against comparing two empty results).
   assert.ok(modules > 50 && providers > 50 && variables > 1000, `modules ${modules}, providers ${providers}, variables ${variables}`);
+  assert.ok(attributesChecked > 10000, `attribute values compared: ${attributesChecked}`);
 });

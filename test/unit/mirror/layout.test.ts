@@ -80,3 +80,28 @@ provider "Example.COM:8443/Acme/Widget" {
   assert.deepEqual(locks.get('registry.opentofu.org/hashicorp/aws'), { version: '5.31.0', hashes: ['h1:aaa=', 'zh:bbb'] });
   assert.deepEqual(locks.get('example.com:8443/acme/widget'), { version: '1.0.0', hashes: [] });
 });
+
+test('requirements: object and legacy string forms, .tf.json, implied providers noted and skipped', async () => {
+  const { readDirRequirements } = await import('../../../src/engine/mirror/requirements');
+  const dir = tmp();
+  writeFileSync(join(dir, 'main.tf'), `terraform {
+  required_providers {
+    aws    = { source = "hashicorp/aws", version = "~> 5.0" }
+    random = ">= 3.0"
+  }
+}
+resource "aws_instance" "x" {}
+resource "google_compute_instance" "y" {}
+provider "azurerm" {}
+`);
+  writeFileSync(join(dir, 'versions.tf.json'), JSON.stringify({ terraform: { required_providers: { aws: { source: 'hashicorp/aws', version: '< 6.0' }, acme: { source: 'example.com/acme/widget' } } } }));
+  const r = await readDirRequirements(dir);
+  const by = Object.fromEntries(r.requirements.map((q) => [q.address.address, q.constraints]));
+  assert.deepEqual(by, {
+    'registry.opentofu.org/hashicorp/aws': ['~> 5.0', '< 6.0'],
+    'registry.opentofu.org/hashicorp/random': ['>= 3.0'],
+    'example.com/acme/widget': [],
+  });
+  assert.deepEqual(r.errors, []);
+  assert.match(r.notes.join('\n'), /not mirrored \(implied, not in required_providers\): hashicorp\/azurerm, hashicorp\/google/);
+});
