@@ -1,7 +1,7 @@
 // Editor handler speed on a 5,000-line file (warm: document parsed, registry answers cached),
 // activation time, and bundle size. Baselines measured in the same run: a full parse of the file
 // (what the per-version parse cache saves on every request).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReporter } from './index';
 import { parseConfig } from '../src/engine/config';
@@ -97,6 +97,12 @@ export async function run(report: BenchReporter): Promise<void> {
   if (existsSync(bundle)) {
     const size = statSync(bundle).size;
     report.result('bundle size dist/extension.js', `${(size / 1e6).toFixed(2)} MB`, '≤ 1.5 MB', size <= 1.5e6);
+    const vendorDir = join(ROOT, 'dist', 'vendor');
+    if (existsSync(vendorDir)) {
+      const vendor = readdirSync(vendorDir).filter((f) => f.endsWith('.js')).map((f) => [f, statSync(join(vendorDir, f)).size] as const);
+      const total = vendor.reduce((n, [, b]) => n + b, 0);
+      report.note(`loaded on first use, not at activation: dist/vendor/ ${vendor.map(([f, b]) => `${f} ${(b / 1e3).toFixed(0)} kB`).join(', ')} — ${((size + total) / 1e6).toFixed(2)} MB with the bundle`);
+    }
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const Module = require('node:module') as { _load: (req: string, ...rest: unknown[]) => unknown };
     const orig = Module._load;
@@ -112,7 +118,8 @@ export async function run(report: BenchReporter): Promise<void> {
   }
   const act = join(ROOT, 'test-output', 'activation.json');
   if (existsSync(act)) {
-    const a = JSON.parse(readFileSync(act, 'utf8')) as { activationMs: number; vscode: string };
+    const a = JSON.parse(readFileSync(act, 'utf8')) as { activationMs: number; loadAndActivateMs?: number; vscode: string };
     report.result('activate() in a real extension host (last test run)', `${a.activationMs.toFixed(1)} ms`, '≤ 100 ms', a.activationMs <= 100);
+    if (a.loadAndActivateMs !== undefined) report.result('bundle evaluation + activate() (same run)', `${a.loadAndActivateMs.toFixed(1)} ms`, '≤ 100 ms', a.loadAndActivateMs <= 100);
   } else report.note('activation time: run the integration tests first (writes test-output/activation.json)');
 }

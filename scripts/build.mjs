@@ -1,6 +1,8 @@
 // Bundles the two front ends over the one engine: the VS Code extension and the headless CLI.
 import { build } from 'esbuild';
-import { chmodSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 
 const common = {
   bundle: true,
@@ -17,10 +19,38 @@ const common = {
 };
 const IMPORT_META_URL = 'var __bundle_import_meta_url = require("url").pathToFileURL(__filename).href;';
 
+// Dependencies the editor needs only for some commands (openpgp: mirror signatures; tar, yauzl:
+// module archives and provider zips) go to dist/vendor/<name>.js. The extension bundle gets a stub
+// per package with the package's export names as getters that require() the vendor file on first
+// use, so activation neither loads nor parses them.
+const LAZY = ['openpgp', 'tar', 'yauzl'];
+const require = createRequire(import.meta.url);
+mkdirSync('dist/vendor', { recursive: true });
+const lazyStubs = {};
+for (const name of LAZY) {
+  const outfile = `dist/vendor/${name}.js`;
+  await build({ ...common, minify: true, sourcemap: false, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: process.cwd() }, outfile, banner: { js: IMPORT_META_URL } });
+  const mod = require(resolve(outfile));
+  const keys = Object.keys(mod).filter((k) => k !== '__esModule');
+  lazyStubs[name] = [
+    `let m; const load = () => (m ??= require(__dirname + ${JSON.stringify(`/vendor/${name}.js`)}));`,
+    mod.__esModule ? `Object.defineProperty(exports, '__esModule', { value: true });` : '',
+    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+  ].join('\n');
+}
+const lazyVendor = {
+  name: 'lazy-vendor',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY.join('|')})$`) }, (a) => ({ path: a.path, namespace: 'lazy-vendor' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-vendor' }, (a) => ({ contents: lazyStubs[a.path], loader: 'js' }));
+  },
+};
+
 // The extension bundle is always minified (with a source map): VS Code loads it on activation.
-await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: IMPORT_META_URL } });
+// __tofu_registry_t0: when the bundle started running (activate() reports the time since then).
+await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: `var __tofu_registry_t0 = performance.now();${IMPORT_META_URL}` }, plugins: [lazyVendor] });
 await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } });
 chmodSync('dist/cli.js', 0o755);
-for (const f of ['dist/extension.js', 'dist/cli.js']) {
+for (const f of ['dist/extension.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js']) {
   console.log(`${f} ${(statSync(f).size / 1024).toFixed(0)} KiB`);
 }

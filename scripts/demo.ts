@@ -42,6 +42,8 @@ async function main(): Promise<number> {
   const serve = process.argv.includes('--serve');
   const demo = await startDemoRegistry();
   const { registry, configDir, root } = demo;
+  // the CLI's disk cache (discovery, version lists, module downloads) stays in the demo's temp dir
+  process.env.XDG_CACHE_HOME = join(root, 'cache');
   const host = registry.host;
   const ca = ['--ca-file', registry.caCertPath];
   console.log(`# tofu-registry demo\nA private registry is running at https://${host}/ (certificate from a throwaway CA: ${registry.caCertPath}).`);
@@ -58,7 +60,10 @@ async function main(): Promise<number> {
     const out = join(root, 'mirror');
     const platforms = ['--platform', 'linux_amd64', '--platform', 'darwin_arm64'];
     expect('mirror', await run('Build a verified provider network mirror', ['mirror', '--out', out, ...platforms, ...ca, configDir], root), 0);
+    const seen = registry.server.requests.length;
     expect('mirror again', await run('Run it again: everything is up to date, nothing is downloaded', ['mirror', '--out', out, ...platforms, ...ca, configDir], root), 0);
+    console.log(`(the registry saw ${registry.server.requests.length - seen} requests during this run: discovery and version lists come from the CLI's disk cache)`);
+    expect('mirror failure', await run('A platform the registry does not publish: the failures are named, the exit code is 1', ['mirror', '--out', out, '--platform', 'solaris_sparc', ...ca, configDir], root), 1);
     const zips = zipsUnder(out).slice(0, 2);
     expect('hash', await run('h1: and zh: hashes of mirrored packages', ['hash', ...zips.map((z) => relative(root, z))], root), 0);
     expect('types check', await run('Check module arguments against the called module\'s variable types (1 error expected)', ['types', 'check', ...ca, '--cache-dir', join(root, 'module-cache'), configDir], root), 1);

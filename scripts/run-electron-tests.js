@@ -2,7 +2,7 @@
 // Runs the same Mocha integration suite (out/test/integration/index.js) in desktop VS Code through
 // @vscode/test-electron — for developers with network access or a local VS Code
 // (VSCODE_EXECUTABLE=/path/to/code skips the download). CI uses scripts/run-vscode-tests.js.
-// Usage: npm run test:electron [-- --untrusted]
+// Usage: npm run test:electron [-- --untrusted | --coexist]
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -13,6 +13,7 @@ const ROOT = path.resolve(__dirname, '..');
 
 async function main() {
   const untrusted = process.argv.includes('--untrusted');
+  const coexist = process.argv.includes('--coexist');
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-electron-'));
   const ws = path.join(state, 'ws');
   fs.cpSync(path.join(ROOT, 'test/fixtures/ws'), ws, { recursive: true });
@@ -23,8 +24,11 @@ async function main() {
     'security.workspace.trust.startupPrompt': 'never', 'tofuRegistry.diagnostics.debounceMs': 150,
   }));
   const results = path.join(state, 'results.txt');
-  const launchArgs = [ws, '--user-data-dir', userData, '--extensions-dir', path.join(state, 'exts'),
-    '--disable-extensions', '--skip-welcome', '--skip-release-notes'];
+  const exts = path.join(state, 'exts');
+  // --coexist: an installed extension that claims `.tf` like hashicorp.terraform (so extensions stay enabled).
+  if (coexist) fs.cpSync(path.join(ROOT, 'test/fixtures/ext-terraform-like'), path.join(exts, 'fixture.terraform-like-0.0.1'), { recursive: true });
+  const launchArgs = [ws, '--user-data-dir', userData, '--extensions-dir', exts,
+    ...(coexist ? [] : ['--disable-extensions']), '--skip-welcome', '--skip-release-notes'];
   if (!untrusted) launchArgs.push('--disable-workspace-trust');
   let code = 0;
   try {
@@ -35,7 +39,7 @@ async function main() {
       launchArgs,
       extensionTestsEnv: {
         VSCODE_TEST_RESULTS: results,
-        TOFU_REGISTRY_TEST_MODE: untrusted ? 'untrusted' : 'integration',
+        TOFU_REGISTRY_TEST_MODE: untrusted ? 'untrusted' : coexist ? 'coexist' : 'integration',
         TOFU_REGISTRY_TEST_WORKSPACE: ws,
       },
     });

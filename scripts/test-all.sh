@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # The one command that runs every test: build, unit tests (Node's test runner), then the
 # integration suite inside a real VS Code extension host (code-server + headless Chromium), the
-# same suite in an untrusted workspace, and the UI smoke test (screenshot under test-output/).
+# same suite in an untrusted workspace, the coexistence run (a Terraform language extension installed
+# beside ours), and the UI smoke test (screenshot under test-output/).
 # Ends with `tests: N passed, M failed` (unit + integration + UI); exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-output
-npm run --silent build || exit 1
-npm run --silent compile || exit 1
-
 PASSED=0
 FAILED=0
 STATUS=0
+finish() { echo "tests: $PASSED passed, $FAILED failed"; exit "$STATUS"; }
+
+# The outer `npm test` exports npm_config_* / npm_package_* to us; the nested npm runs, the unit
+# tests and the editor must behave exactly as when this script is run on its own.
+for v in $(compgen -e | grep -i '^npm_'); do unset "$v"; done
+
+# A build or compile failure is one failed test: the summary line is still printed.
+if ! npm run --silent build || ! npm run --silent compile; then
+  echo "build failed"; FAILED=1; STATUS=1; finish
+fi
 
 # Unit tests: counts from node's test runner summary ("ℹ pass N" / "ℹ fail N").
 node scripts/run-unit-tests.mjs 2>&1 | tee test-output/unit.log
@@ -21,7 +29,7 @@ u_fail=$(grep -E '^(ℹ|#) fail [0-9]+' test-output/unit.log | tail -1 | grep -o
 if [ -z "$u_pass" ]; then u_pass=0; u_fail=$(( ${u_fail:-0} + 1 )); STATUS=1; fi
 PASSED=$((PASSED + u_pass)); FAILED=$((FAILED + ${u_fail:-0}))
 
-# Real VS Code extension host (code-server + headless Chromium): install once, then three runs.
+# Real VS Code extension host (code-server + headless Chromium): install once, then four runs.
 # Each run prints a closing "N passed, M failed" line that is summed here.
 if ! bash scripts/vscode-ci-setup.sh; then
   echo "vscode-ci-setup failed"; FAILED=$((FAILED + 1)); STATUS=1
@@ -38,9 +46,9 @@ else
   }
   run_vscode integration
   run_vscode untrusted --untrusted
+  run_vscode coexist --coexist
   run_vscode ui --ui --screenshot test-output/ui-completion.png
 fi
 
 [ "$FAILED" -eq 0 ] || STATUS=1
-echo "tests: $PASSED passed, $FAILED failed"
-exit $STATUS
+finish

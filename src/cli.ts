@@ -21,6 +21,8 @@ commands:
   types convert --type T --value V [--json]         convert one literal value to a type
 
 common flags: --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too)
+discover, versions, resolve, mirror: --timeout SECONDS, --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry
+  or ~/.cache/tofu-registry: discovery and version lists are reused for 1 h), --no-cache
 `;
 
 const COMMANDS: Record<string, CommandRunner> = {

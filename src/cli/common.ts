@@ -1,5 +1,7 @@
 // Shared plumbing for the CLI commands: argument parsing, usage errors, JSON/one-line error output.
 // Each command lives in its own file and exports `run(args, io)`; src/cli.ts only dispatches.
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -106,4 +108,25 @@ export function toReportable(err: unknown): ReportableError {
     };
   }
   return { message: String(err) };
+}
+
+/** The CLI's on-disk cache: $XDG_CACHE_HOME/tofu-registry, else ~/.cache/tofu-registry. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || env.USERPROFILE || homedir(), '.cache');
+  return join(base, 'tofu-registry');
+}
+
+/**
+ * `--cache-dir DIR` / `--no-cache` → the engine's cacheDir (undefined = memory only). The
+ * default is defaultCacheDir(env), so a second run answers discovery and version lists at once.
+ */
+export function cacheDirOption(parsed: ParsedArgs, io: CliIO): string | undefined {
+  const dir = value(parsed, 'cache-dir');
+  if (flag(parsed, 'no-cache')) {
+    if (dir !== undefined) throw new UsageError('--cache-dir and --no-cache exclude each other');
+    return undefined;
+  }
+  if (dir === '') throw new UsageError('--cache-dir needs a directory');
+  return dir !== undefined ? resolve(io.cwd, dir) : defaultCacheDir(io.env);
 }

@@ -1,13 +1,14 @@
 // tofu-registry mirror / hash: the headless front end of the provider mirror engine.
 //   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
+//          (also --ca-file PEM, --timeout SECONDS, --cache-dir DIR | --no-cache like the other commands)
 //     --json → {"out","mirrored":[{"provider","version","platform","hashes"}],"upToDate":[…],
 //               "failed":[{"provider","version","platform","step","message"}]}; exit 1 when anything failed.
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, values } from './common';
+import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, values } from './common';
 import { hashPackage } from '../engine/mirror/hash';
-import { findConfigDirs, mirrorProviders } from '../engine/mirror';
+import { failureDetail, findConfigDirs, MirrorFailure, mirrorProviders } from '../engine/mirror';
 import { defaultPlatforms } from '../engine/mirror/types';
 import { Engine } from '../engine/engine';
 
@@ -30,7 +31,7 @@ export async function runHash(args: string[], io: CliIO): Promise<number> {
 }
 
 export async function runMirror(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
   const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
   for (const p of platforms) if (!/^[a-z0-9]+_[a-z0-9]+$/.test(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
@@ -44,8 +45,18 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   if (!dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
   const fromMirror = value(parsed, 'from-mirror');
 
-  const caFile = value(parsed, 'ca-file');
-  const engine = new Engine({ env: io.env, caFiles: caFile ? [resolve(io.cwd, caFile)] : [] });
+  const t = value(parsed, 'timeout');
+  const seconds = t === undefined ? undefined : Number(t);
+  if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  // Discovery and version lists come from the CLI's disk cache (like the other commands), so an
+  // unchanged re-run needs no request at all; --no-cache asks the registries again.
+  const engine = new Engine({
+    env: io.env,
+    cacheDir: cacheDirOption(parsed, io),
+    caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
+    timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+    cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
+  });
   const ac = new AbortController();
   const onSignal = () => ac.abort();
   process.once('SIGINT', onSignal);
@@ -54,11 +65,13 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
     const report = await mirrorProviders({
       engine, dirs, out, fromMirror, concurrency, signal: ac.signal,
       platforms: platforms.length ? [...new Set(platforms)] : defaultPlatforms(),
+      // Progress (one line per archive, as it finishes) goes to stderr so that stdout carries only
+      // the result; both streams end up in a CI log, and a failure shows up in both.
       onProgress: json ? undefined : (e) => {
-        if (e.kind === 'done') {
-          const t = e.target;
-          io.stderr(`${e.outcome.padEnd(10)} ${t.provider} ${t.version} ${t.platform}${e.message ? ` — ${e.message}` : ''}\n`);
-        }
+        if (e.kind !== 'done') return;
+        const t = e.target;
+        const what = e.outcome === 'failed' ? 'FAILED' : e.outcome;
+        io.stderr(`${what.padEnd(10)} ${e.message ?? `${t.provider} ${t.version} ${t.platform}`}\n`);
       },
     });
     if (json) {
@@ -71,7 +84,7 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
     } else {
       for (const n of report.notes) io.stdout(`note: ${n}\n`);
       io.stdout(`${report.out}: ${report.mirrored.length} mirrored, ${report.upToDate.length} up to date, ${report.failed.length} failed\n`);
-      for (const f of report.failed) io.stdout(`FAILED ${f.provider} ${f.version} ${f.platform} [${f.step}]: ${f.message}\n`);
+      for (const line of failureLines(report.failed)) io.stdout(`FAILED ${line}\n`);
     }
     return report.failed.length ? 1 : 0;
   } catch (err) {
@@ -81,4 +94,20 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
     process.off('SIGTERM', onSignal);
     await engine.dispose();
   }
+}
+
+/**
+ * One line per failure; failures that differ only by platform (a provider whose version could not
+ * be chosen fails on every platform alike) share one line that lists the platforms.
+ */
+export function failureLines(failed: readonly MirrorFailure[]): string[] {
+  const groups = new Map<string, { f: MirrorFailure; platforms: string[] }>();
+  for (const f of failed) {
+    const key = [f.provider, f.version, f.step, failureDetail(f)].join('\0');
+    const g = groups.get(key);
+    if (g) g.platforms.push(f.platform);
+    else groups.set(key, { f, platforms: [f.platform] });
+  }
+  return [...groups.values()].map(({ f, platforms }) => (platforms.length === 1 ? f.message
+    : `${f.provider} ${f.version || '(any version)'} ${platforms.join(', ')}: ${failureDetail(f)}`));
 }

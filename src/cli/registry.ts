@@ -1,12 +1,14 @@
 // tofu-registry discover | versions | resolve — thin wrappers over the Engine. The --json shapes
 // are a public contract (CI pipelines script against them): do not rename fields.
+import { resolve } from 'node:path';
 import { Engine } from '../engine/engine';
 import { toModuleAddress } from '../engine/registry/modules';
 import { toProviderAddress } from '../engine/registry/providers';
 import { selectVersions } from '../engine/versions';
-import { CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, UsageError, value, values } from './common';
+import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, UsageError, value, values } from './common';
 
-const COMMON = ['ca-file', 'timeout'];
+const COMMON = ['ca-file', 'timeout', 'cache-dir'];
+const BOOLEANS = ['json', 'no-cache'];
 
 function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
   const t = value(parsed, 'timeout');
@@ -14,7 +16,8 @@ function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
   if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
   return new Engine({
     env: io.env,
-    caFiles: values(parsed, 'ca-file'),
+    cacheDir: cacheDirOption(parsed, io),
+    caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
     timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
     cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
   });
@@ -42,7 +45,7 @@ async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: Engine, j
 
 /** tofu-registry discover HOST [--json] */
 export async function runDiscover(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json'], values: COMMON });
+  const parsed = parseArgs(args, { booleans: BOOLEANS, values: COMMON });
   const host = one(parsed, 'HOST');
   return withEngine(parsed, io, async (engine, json) => {
     const d = await engine.discoverServices(host);
@@ -59,7 +62,7 @@ export async function runDiscover(args: string[], io: CliIO): Promise<number> {
 
 /** tofu-registry versions ADDRESS [--constraint C] [--provider] [--json] */
 export async function runVersions(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'provider'], values: [...COMMON, 'constraint'] });
+  const parsed = parseArgs(args, { booleans: [...BOOLEANS, 'provider'], values: [...COMMON, 'constraint'] });
   const address = one(parsed, 'ADDRESS');
   const constraint = value(parsed, 'constraint') ?? null;
   const provider = flag(parsed, 'provider');
@@ -90,7 +93,7 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
 
 /** tofu-registry resolve ADDRESS --version V [--json] */
 export async function runResolve(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json'], values: [...COMMON, 'version'] });
+  const parsed = parseArgs(args, { booleans: BOOLEANS, values: [...COMMON, 'version'] });
   const address = one(parsed, 'ADDRESS');
   const version = value(parsed, 'version');
   if (!version) throw new UsageError('--version V is required');

@@ -49,6 +49,8 @@ export function registerCodeActions(context: vscode.ExtensionContext, services: 
 
   const changed = new vscode.EventEmitter<void>();
   const settle = services.lookup.onDidSettle(() => changed.fire());
+  // Turning tofuRegistry.codeLens.enabled on or off takes effect at once, without a reload.
+  const toggled = vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tofuRegistry.codeLens')) changed.fire(); });
   const lenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: changed.event,
     provideCodeLenses(document) {
@@ -68,7 +70,7 @@ export function registerCodeActions(context: vscode.ExtensionContext, services: 
     },
   };
   context.subscriptions.push(vscode.languages.registerCodeLensProvider(SELECTOR, lenses), changed,
-    { dispose: () => settle.dispose() },
+    { dispose: () => settle.dispose() }, toggled,
     vscode.commands.registerCommand(APPLY_FIX_COMMAND, async (uri: string, version: number, fix: Fix) => {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
       if (!doc || doc.version !== version) {

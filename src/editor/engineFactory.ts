@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { Engine, EngineOptions, LogEntry } from '../engine/engine';
 import type { RegistryBackend } from './logic/lookup';
+import { redactUrls } from './logic/redact';
 import type { EditorSettings } from './settings';
 
 export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.LogOutputChannel): EngineOptions {
@@ -13,12 +14,14 @@ export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.L
     proxy: s.proxy || undefined,
     cliConfigFile: s.cliConfigFile || undefined,
     userAgent: `tofu-registry-vscode/${vscode.version}`,
-    // The engine never passes tokens to the log.
+    // The engine never passes tokens to the log; URLs are still stripped of user:password and of
+    // signature/token query values (pre-signed download URLs) before they reach "Show log".
     log: (e: LogEntry) => {
-      if (e.level === 'error') log.error(e.message);
-      else if (e.level === 'warn') log.warn(e.message);
-      else if (e.level === 'info' || e.message.startsWith('GET ')) log.info(e.message); // request timings
-      else log.debug(e.message);
+      const m = redactUrls(e.message);
+      if (e.level === 'error') log.error(m);
+      else if (e.level === 'warn') log.warn(m);
+      else if (e.level === 'info' || m.startsWith('GET ')) log.info(m); // request timings
+      else log.debug(m);
     },
     // Untrusted workspace: the engine refuses to send anything.
     networkAllowed: () => vscode.workspace.isTrusted,

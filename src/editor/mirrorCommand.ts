@@ -24,7 +24,9 @@ export interface MirrorCommandArgs {
 
 export function registerMirrorCommand(context: vscode.ExtensionContext, services: EditorServices): void {
   context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.mirrorProviders',
-    (arg?: unknown) => runMirrorCommand(context, services, arg)));
+    // From the explorer: (clicked folder, every selected resource); from the palette: nothing.
+    (arg?: unknown, selection?: unknown) => runMirrorCommand(context, services,
+      Array.isArray(selection) && selection.length > 1 && selection.every((u) => u instanceof vscode.Uri) ? selection : arg)));
 }
 
 async function runMirrorCommand(context: vscode.ExtensionContext, services: EditorServices, arg: unknown):
@@ -33,7 +35,9 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
     void vscode.window.showWarningMessage('Mirror providers needs network access, which is disabled in an untrusted workspace.');
     return undefined;
   }
-  const args: MirrorCommandArgs = arg instanceof vscode.Uri ? { dirs: [arg.fsPath] } : (arg && typeof arg === 'object' ? arg as MirrorCommandArgs : {});
+  const args: MirrorCommandArgs = arg instanceof vscode.Uri ? { dirs: [arg.fsPath] }
+    : Array.isArray(arg) ? { dirs: arg.map((u: vscode.Uri) => u.fsPath) }
+      : (arg && typeof arg === 'object' ? arg as MirrorCommandArgs : {});
   const programmatic = !!args.out && !!args.dirs;
 
   const dirs = await chooseDirs(args, programmatic);
@@ -46,30 +50,42 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
   const platforms = args.platforms?.length ? args.platforms : configured.length ? configured : defaultPlatforms();
   const concurrency = Math.min(64, Math.max(1, args.concurrency ?? cfg.get<number>('mirror.concurrency') ?? 8));
 
-  const report = await vscode.window.withProgress({
-    location: vscode.ProgressLocation.Notification, title: 'Mirroring providers', cancellable: true,
-  }, async (progress, token) => {
-    const ac = new AbortController();
-    token.onCancellationRequested(() => ac.abort());
-    let total = 0;
-    let done = 0;
-    return mirrorProviders({
-      engine: services.engine, dirs, out, platforms, concurrency, fromMirror: args.fromMirror, signal: ac.signal,
-      onProgress: (e) => {
-        if (e.kind === 'planned') { total = e.total; progress.report({ message: `${total} archives to check` }); return; }
-        if (e.kind === 'bytes') {
-          const pct = e.total ? ` ${Math.round((100 * e.received) / e.total)}%` : ` ${(e.received / 1048576).toFixed(1)} MiB`;
-          progress.report({ message: `${done}/${total} — ${e.target.provider} ${e.target.version} ${e.target.platform}${pct}` });
-          return;
-        }
-        if (e.kind === 'done') {
-          done++;
-          services.log.info(`mirror: ${e.outcome} ${e.target.provider} ${e.target.version} ${e.target.platform}${e.message ? ` — ${e.message}` : ''}`);
-          progress.report({ increment: total ? 100 / total : 0, message: `${done}/${total} — ${e.target.provider} ${e.target.version} ${e.target.platform}: ${e.outcome}` });
-        }
-      },
+  let report: MirrorReport;
+  try {
+    report = await vscode.window.withProgress({
+      location: vscode.ProgressLocation.Notification, title: 'Mirroring providers', cancellable: true,
+    }, async (progress, token) => {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      let total = 0;
+      let done = 0;
+      return mirrorProviders({
+        engine: services.engine, dirs, out, platforms, concurrency, fromMirror: args.fromMirror, signal: ac.signal,
+        onProgress: (e) => {
+          if (e.kind === 'planned') { total = e.total; progress.report({ message: `${total} archives to check` }); return; }
+          if (e.kind === 'bytes') {
+            const pct = e.total ? ` ${Math.round((100 * e.received) / e.total)}%` : ` ${(e.received / 1048576).toFixed(1)} MiB`;
+            progress.report({ message: `${done}/${total} — ${e.target.provider} ${e.target.version} ${e.target.platform}${pct}` });
+            return;
+          }
+          if (e.kind === 'done') {
+            done++;
+            const who = `${e.target.provider} ${e.target.version} ${e.target.platform}`;
+            if (e.outcome === 'failed') services.log.warn(`mirror: ${e.message ?? `${who}: failed`}`);
+            else services.log.info(`mirror: ${e.outcome} ${who}`);
+            progress.report({ increment: total ? 100 / total : 0, message: `${done}/${total} — ${who}: ${e.outcome}` });
+          }
+        },
+      });
     });
-  });
+  } catch (err) {
+    // E.g. another run holds OUT's lock file, or OUT cannot be created: say so instead of a
+    // generic "command failed".
+    const message = err instanceof Error ? err.message : String(err);
+    services.log.error(`mirror: ${message}`);
+    void vscode.window.showErrorMessage(`Mirror providers: ${message}`);
+    return undefined;
+  }
 
   const markdown = renderReportMarkdown(report);
   if (args.show !== false) {

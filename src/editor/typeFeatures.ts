@@ -7,7 +7,8 @@ import type { Engine } from '../engine/engine';
 import type { Range } from '../engine/config/ast';
 import { extractFile, FileSummary } from '../engine/config/extract';
 import { locateCursor, rangeContains } from '../engine/config/locate';
-import { analyzeVariable } from '../engine/modules/variables';
+import { analyzeVariable, variableReferenceAt, variablesOfDirectory } from '../engine/modules/variables';
+import { isOverrideFile } from '../engine/config/files';
 import { checkFile, callSource } from '../engine/modules/check';
 import { inputCursor, moduleInputCompletions, typeHoverMarkdown, variableDeclMarkdown, variableMarkdown } from '../engine/modules/inputs';
 import { ModuleResolver, ResolvedModule } from '../engine/modules/resolve';
@@ -108,6 +109,8 @@ class TypeFeatures implements vscode.Disposable {
 
   async hover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
     const { text, summary, syntax } = this.summary(doc);
+    const ref = variableReferenceAt(this.services.parse(doc).file, pos.line, pos.character);
+    if (ref) return this.referenceHover(doc, ref);
     const ctx = locateCursor(summary, pos.line, pos.character, text);
     if (ctx.variable) {
       const decl = ctx.variable;
@@ -126,6 +129,15 @@ class TypeFeatures implements vscode.Disposable {
     const v = mod?.iface.variables.find((x) => x.name === cur.name);
     if (!v) return undefined;
     return new vscode.Hover(new vscode.MarkdownString(`**Input** of module \`${cur.call.name}\`\n\n${variableMarkdown(v)}`), toRange(cur.range));
+  }
+
+  /** Hover on `var.NAME`: the variable as declared in this file's directory (this document's text included). */
+  private async referenceHover(doc: vscode.TextDocument, ref: { name: string; range: Range }): Promise<vscode.Hover | undefined> {
+    const p = this.services.parse(doc);
+    const current = { path: doc.uri.fsPath, text: p.text, file: p.file, summary: extractFile(p.file, p.text), override: isOverrideFile(doc.uri.fsPath) };
+    const v = (await variablesOfDirectory(current)).variables.find((x) => x.name === ref.name);
+    if (!v) return undefined;
+    return new vscode.Hover(new vscode.MarkdownString(`**Variable** \`${v.name}\`\n\n${variableMarkdown(v)}`), toRange(ref.range));
   }
 
   async complete(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {

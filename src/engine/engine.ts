@@ -63,6 +63,7 @@ export class Engine {
       userAgent: options.userAgent, log: options.log, networkAllowed: options.networkAllowed,
       maxAttempts: options.maxAttempts, maxRetryDelayMs: options.maxRetryDelayMs,
       credentials: (url) => this.credentials.tokenFor(url.host),
+      authHint: (host) => this.credentials.authHint(host),
     });
     const dir = (sub: string) => (options.cacheDir ? join(options.cacheDir, sub) : undefined);
     this.discovery = new Discovery(this.http, { cacheDir: options.cacheDir, ttlMs, failureTtlMs: options.failureTtlMs });

@@ -2,13 +2,16 @@
 // process (certificate trusted through the extension's tofuRegistry.caFile setting).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TofuRegistryApi } from '../../src/extension';
+import { FALLBACK_LANGUAGE } from '../../src/editor/language';
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
 import {
   completions, extensionApi, hoverText, labelOf, openFile, ourDiagnostics, positionOf, trustTestCa,
-  versionLabels, waitFor, waitForCodes,
+  versionLabels, waitFor, waitForCodes, workspaceDir,
 } from './editor-helpers';
 
 const NET_VERSIONS = ['4.9.0', '5.2.1', '5.30.0', '5.31.0', '6.0.0-beta1'];
@@ -30,11 +33,11 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     });
     reg.addProvider({ namespace: 'edtest', type: 'cloud', versions: ['2.0.0', '2.1.0', '10.0.0', '3.0.0-rc1'].map((version) => ({ version, platforms: [] })) });
     api = await extensionApi();
-    assert.ok(api.activationMs > 0);
+    assert.ok(api.activationMs > 0 && api.loadAndActivateMs >= api.activationMs);
     // For `npm run bench`: the activation time measured in a real extension host.
     const out = path.resolve(__dirname, '../../../test-output');
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationMs: api.activationMs, vscode: vscode.version }));
+    fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationMs: api.activationMs, loadAndActivateMs: api.loadAndActivateMs, vscode: vscode.version }));
     await trustTestCa(api, reg);
   });
 
@@ -158,14 +161,34 @@ describe('editor features (real extension host, HTTPS test registry)', function 
       const [d] = await waitForCodes(doc.uri, ['auth']);
       assert.match(d.message, /tofuRegistry\.cliConfigFile/);
       assert.match(d.message, new RegExp(secured.host.replace(/[.]/g, '\\.')));
+      // Naming a CLI config with the credentials takes effect without a reload …
+      const rc = path.join(workspaceDir(), '..', 'auth.tofurc');
+      fs.writeFileSync(rc, `credentials "${secured.host}" {\n  token = "sekrit-token-value"\n}\n`);
+      await vscode.workspace.getConfiguration('tofuRegistry').update('cliConfigFile', rc, vscode.ConfigurationTarget.Global);
+      await waitForCodes(doc.uri, []);
+      // … and "Show log" shows the request with its timing, never the token.
+      const logFile = vscode.Uri.joinPath(api.logUri, 'OpenTofu Registry.log').fsPath;
+      const line = new RegExp(`GET ${secured.origin.replace(/[.]/g, '\\.')}/v1/modules/edtest/private/aws/versions → 200 \\(\\d+ ms\\) \\[with credentials\\]`);
+      const log = await waitFor('the request line in the log file', () => {
+        const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+        return line.test(text) && text;
+      });
+      assert.ok(!log.includes('sekrit-token-value'), 'the token is never logged');
     } finally {
+      await vscode.workspace.getConfiguration('tofuRegistry').update('cliConfigFile', undefined, vscode.ConfigurationTarget.Global);
       await secured.stop();
     }
   });
 
   it('acts on *.tf whatever its language id, and not on a Terragrunt .hcl file', async () => {
     const doc = await openFile('plain.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = ""\n}\n`);
-    const plain = await vscode.languages.setTextDocumentLanguage(doc, 'plaintext');
+    // No other extension claims .tf here: our fallback language (with its grammar) is given to it …
+    const ours = await waitFor(`language ${FALLBACK_LANGUAGE} for plain.tf`, () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === doc.uri.toString() && d.languageId === FALLBACK_LANGUAGE));
+    // … but a language the user picks by hand sticks, and we still act on the file.
+    const plain = await vscode.languages.setTextDocumentLanguage(ours, 'plaintext');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.toString() === doc.uri.toString())?.languageId, 'plaintext');
     assert.equal(plain.languageId, 'plaintext');
     assert.deepEqual(versionLabels(await completions(plain, positionOf(plain, 'version = ""', 11))), NET_ORDER);
     const hcl = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'terragrunt.hcl'));
@@ -176,7 +199,10 @@ describe('editor features (real extension host, HTTPS test registry)', function 
   });
 
   it('parses each document once per version (cache by document.version)', async () => {
-    const doc = await openFile('cache.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 5.0"\n}\n`);
+    const opened = await openFile('cache.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 5.0"\n}\n`);
+    // (our fallback language first closes and reopens it: that drops the cached parse once)
+    const doc = await waitFor('the fallback language', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === opened.uri.toString() && d.languageId === FALLBACK_LANGUAGE));
     await hoverText(doc, positionOf(doc, '~> 5.0', 1));
     const before = api.services.parseCount;
     for (let i = 0; i < 5; i++) {
@@ -216,6 +242,35 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     assert.ok(after - before >= 1 && after - before <= 3, `8 keystrokes → ${after - before} diagnostics runs`);
     api.diagnostics.update(doc);
     assert.equal(api.diagnostics.runs, after, 'no recomputation when neither the document nor the registry changed');
+  });
+
+  it("proxy: VS Code's http.proxy is the default, and a change applies without a reload", async () => {
+    const connects: string[] = [];
+    const proxy = http.createServer((_q, r) => { r.statusCode = 405; r.end(); });
+    proxy.on('connect', (req: http.IncomingMessage, sock: net.Socket, head: Buffer) => {
+      connects.push(req.url ?? '');
+      const [h, p] = (req.url ?? '').split(':');
+      const up = net.connect(Number(p), h, () => { sock.write('HTTP/1.1 200 Connection Established\r\n\r\n'); up.write(head); up.pipe(sock); sock.pipe(up); });
+      up.on('error', () => sock.destroy());
+      sock.on('error', () => up.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    try {
+      await vscode.workspace.getConfiguration('http').update('proxy', url, vscode.ConfigurationTarget.Global);
+      await waitFor('http.proxy to reach the extension', () => api.services.settings().proxy === url && api.services.settings().proxyFromVscode);
+      const d = await vscode.commands.executeCommand<{ services: Record<string, string> }>('tofuRegistry.showDiscovery', `localhost:${reg.origin.split(':').pop()}`);
+      assert.ok(d.services?.['modules.v1'], JSON.stringify(d));
+      assert.ok(connects.some((c) => c.startsWith('localhost:')), `CONNECTs through the proxy: ${connects}`);
+    } finally {
+      await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor('http.proxy removed', () => api.services.settings().proxy === '');
+      await new Promise<void>((r) => proxy.close(() => r()));
+    }
+    const before = connects.length;
+    await vscode.commands.executeCommand('tofuRegistry.clearCache');
+    await vscode.commands.executeCommand('tofuRegistry.showDiscovery', H);
+    assert.equal(connects.length, before, 'no proxy once the setting is gone');
   });
 
   it('commands: service discovery for a host, clear cache', async () => {

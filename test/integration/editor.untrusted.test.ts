@@ -34,6 +34,11 @@ describe('untrusted workspace: no network requests', function () {
     // offline checks still run: the provider's "v" prefix is reported without any request
     await waitForCodes(doc.uri, ['malformed-constraint', 'malformed-constraint']); // "" and "v1.0"
     await vscode.commands.executeCommand('tofuRegistry.showDiscovery', reg.host);
+    // "Mirror providers" refuses in an untrusted workspace: no request, nothing written.
+    const mirrorOut = vscode.Uri.joinPath(doc.uri, '..', 'untrusted-mirror-out');
+    assert.equal(await vscode.commands.executeCommand('tofuRegistry.mirrorProviders',
+      { out: mirrorOut.fsPath, dirs: [vscode.Uri.joinPath(doc.uri, '..').fsPath], platforms: ['linux_amd64'], show: false }), undefined);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(mirrorOut)), 'the mirror output folder was not created');
     await new Promise((r) => setTimeout(r, 1500)); // give any stray request time to arrive
     assert.equal(reg.server.requests.length, 0, `requests: ${reg.server.requests.map((r) => r.path)}`);
   });

@@ -1,15 +1,18 @@
 // The Mocha entry run INSIDE the VS Code extension host (same `run()` contract as
 // @vscode/test-electron's extensionTestsPath, and as scripts/run-vscode-tests.js's payload).
 // Loads every test/integration/*.test.js beside it, so other features can drop their own files here.
-// In an untrusted workspace run (TOFU_REGISTRY_TEST_MODE=untrusted) only *.untrusted.test.js files
-// run; in a normal run every other *.test.js does.
+// Runs with a mode (TOFU_REGISTRY_TEST_MODE) load only their own files: `untrusted` (untrusted
+// workspace) runs *.untrusted.test.js, `coexist` (a Terraform language extension installed beside
+// ours) runs *.coexist.test.js; a normal run every other *.test.js.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const resultFile = process.env.VSCODE_TEST_RESULTS;
-  const untrusted = process.env.TOFU_REGISTRY_TEST_MODE === 'untrusted';
+  const mode = process.env.TOFU_REGISTRY_TEST_MODE === 'untrusted' || process.env.TOFU_REGISTRY_TEST_MODE === 'coexist'
+    ? process.env.TOFU_REGISTRY_TEST_MODE : 'integration';
+  const modeOf = (f: string): string => /\.(untrusted|coexist)\.test\.js$/.exec(f)?.[1] ?? 'integration';
   const lines: string[] = [];
   const log = (s: string): void => {
     lines.push(s);
@@ -18,7 +21,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30000, color: false });
   if (process.env.TOFU_REGISTRY_TEST_GREP) mocha.grep(process.env.TOFU_REGISTRY_TEST_GREP);
   const files = fs.readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js') && f.endsWith('.untrusted.test.js') === untrusted)
+    .filter((f) => f.endsWith('.test.js') && modeOf(f) === mode)
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {

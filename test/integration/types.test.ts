@@ -80,6 +80,17 @@ describe('type constraints and module inputs (real extension host)', function ()
     });
   }
 
+  it('hover on a var.NAME reference shows the variable declared in another file of the directory', async () => {
+    fs.writeFileSync(path.join(workspaceDir(), 'types-local', 'inputs.tf'),
+      'variable "region" {\n  type        = string\n  default     = "eu-west-1"\n  description = "Region to deploy to."\n}\n');
+    const doc = await openFile('types-local/refs.tf', 'locals {\n  where = "in-${var.region}"\n}\n');
+    const hover = await hoverText(doc, positionOf(doc, 'var.region', 5));
+    assert.match(hover, /Variable.*region/);
+    assert.match(hover, /type = string/);
+    assert.match(hover, /Region to deploy to\./);
+    assert.match(hover, /default `"eu-west-1"`/);
+  });
+
   it('hover on a variable type spells out optional attributes and defaults; bad defaults are diagnosed', async () => {
     const doc = await openFile('types-local/vars.tf',
       'variable "s" {\n  type = object({ owner = string, enabled = optional(bool, true) })\n  default = { enabled = false }\n}\n');

@@ -34,11 +34,12 @@ export class Cursor {
     let p = this.p;
     if (!this.nl) while (k[p] === T.Newline) p++;
     this.p = p;
-    const kind = k[p];
-    if (this.heur && this.baseIndent >= 0 && kind === T.Ident && (this.f[p] & F_FIRST) !== 0 && this.column(p) <= this.baseIndent) {
-      return T.EOF; // a new attribute/block line: the broken construct ends here
-    }
-    return kind;
+    return this.atRecoveryStop(p) ? T.EOF : k[p];
+  }
+
+  /** Recovery pass: token p starts a new attribute/block line, so the broken construct ends before it. */
+  atRecoveryStop(p: number): boolean {
+    return this.heur && this.baseIndent >= 0 && this.k[p] === T.Ident && (this.f[p] & F_FIRST) !== 0 && this.column(p) <= this.baseIndent;
   }
 
   /** Kind of the token after the current one (raw, no newline skipping unless `skipNl`). */

@@ -273,7 +273,10 @@ export class ExprParser extends TemplateParser {
       while (this.peek() === T.Newline) this.p++;
       const kind = this.peek();
       if (kind === T.RBrace) { end = this.e[this.next()]; break; }
-      if (kind === T.EOF || kind === T.RBrack || kind === T.RParen) { this.missing('"}" to close the object'); break; }
+      if (kind === T.EOF || kind === T.RBrack || kind === T.RParen || kind === T.TemplateSeqEnd || kind === T.CQuote || kind === T.HeredocEnd) {
+        this.missing('"}" to close the object');
+        break;
+      }
       if (this.heur) this.baseIndent = this.indentOf(this.p);
       let key: Expression;
       let keyIsBare = false;
@@ -298,7 +301,9 @@ export class ExprParser extends TemplateParser {
       if (next === T.Comma) { this.p++; continue; }
       if (next === T.Newline || next === T.RBrace || next === T.EOF) continue;
       this.missing('a newline, "," or "}" after the object item');
+      const at = this.p;
       if (this.skipTo(T.RBrace, true)) { end = this.e[this.p - 1]; break; }
+      if (this.p === at && this.peek() !== T.Newline) break; // stopped at a closer of another kind
     }
     this.nl = saved;
     this.baseIndent = savedIndent;

@@ -10,7 +10,7 @@ import { Attribute, Block, BlockLabel, Body, BodyItem, ConfigFile, Diagnostic, E
 import { ExprParser } from './expressions';
 import { RawDiag, scan } from './scanner';
 import { decode } from './templates';
-import { F_ESCAPES, F_FIRST, LineMap, T } from './tokens';
+import { F_ESCAPES, F_FIRST, F_MISSING, LineMap, T } from './tokens';
 
 class BodyParser extends ExprParser {
   parseFile(): Body {
@@ -28,6 +28,7 @@ class BodyParser extends ExprParser {
       while (kind === T.Newline) kind = this.k[++this.p];
       if (kind === T.EOF) return items;
       const p = this.p;
+      if (this.f[p] & F_MISSING && this.s[p] === this.e[p]) { this.p++; continue; } // closes an unterminated string (already reported)
       if (this.heur && inBlock && (this.f[p] & F_FIRST) !== 0) {
         const col = this.column(p);
         if (kind === T.RBrace ? col < indent : col <= indent) return items;

@@ -2,6 +2,9 @@
 // templates, heredocs and `${…}` / `%{…}` sequences. Tolerant: an unterminated string ends at the
 // end of its line, an unterminated heredoc ends before the next line that looks like a top-level
 // block header, an unterminated `/*` comment ends at the end of its line — each with a diagnostic.
+// A `${…}` in a quoted string may span lines (as in HCL) when the next line plausibly continues it
+// (see interpContinues); otherwise the newline ends it as unterminated.
+import { CLASS, findHeredocClose, HeaderFinder, interpContinues, isDigit, isUnicodeIdentPart, isUnicodeIdentStart, lineEnd } from './scanhelpers';
 import { F_ESCAPES, F_FIRST, F_FLUSH, F_MISSING, F_STRIP, T, TokenStream } from './tokens';
 
 export interface RawDiag {
@@ -23,6 +26,10 @@ interface Frame {
   limit: number;
   /** Brace nesting inside an interpolation. */
   depth: number;
+  /** Paren/bracket nesting inside an interpolation (only used to decide whether a newline continues it). */
+  nest: number;
+  /** Interpolation: offset of its `${` / `%{`. */
+  open: number;
   /** For an interpolation: true when it sits in a quoted string (a newline then ends it). */
   inQuoted: boolean;
   /** Heredoc: the closing marker's range (start === end when missing). */
@@ -30,16 +37,6 @@ interface Frame {
   closeEnd: number;
   marker: string;
 }
-
-// Character classes for ASCII: 1 = identifier start, 2 = identifier part, 4 = digit.
-const CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-  const digit = c >= 48 && c <= 57;
-  CLASS[c] = (letter ? 3 : 0) | (digit ? 6 : 0) | (c === 45 ? 2 : 0);
-}
-
-const TOP_LEVEL_HEADER = /^[A-Za-z_][A-Za-z0-9_-]*(?:[ \t]+(?:"[^"\n]*"|[A-Za-z_][A-Za-z0-9_-]*))*[ \t]*\{[ \t]*\r?$/gm;
 
 export class Scanner {
   kinds: Uint8Array;
@@ -53,10 +50,10 @@ export class Scanner {
   private commentClose = -1;
   /** Heredoc markers known to have no closing line after the given offset. */
   private unclosedMarkers = new Map<string, number>();
-  /** Cached next top-level block header line: searched from `headerFrom`, found at `headerAt` (-1: none). */
-  private headerFrom = -1;
-  private headerAt = -1;
+  private readonly headers: HeaderFinder;
   private atLineStart = true;
+  /** Kind of the last token pushed other than a newline. */
+  private lastKind: T = T.EOF;
 
   constructor(private readonly text: string, private i: number, private readonly to: number) {
     const cap = ((to - i) >> 2) + 16;
@@ -64,6 +61,7 @@ export class Scanner {
     this.starts = new Int32Array(cap);
     this.ends = new Int32Array(cap);
     this.flags = new Uint8Array(cap);
+    this.headers = new HeaderFinder(text);
   }
 
   /** Scans native syntax; with `bareTemplate` the whole range is template content (JSON strings). */
@@ -94,9 +92,12 @@ export class Scanner {
     this.kinds[n] = kind;
     this.starts[n] = start;
     this.ends[n] = end;
-    if (this.atLineStart && kind !== T.Newline) {
-      flags |= F_FIRST;
-      this.atLineStart = false;
+    if (kind !== T.Newline) {
+      this.lastKind = kind;
+      if (this.atLineStart) {
+        flags |= F_FIRST;
+        this.atLineStart = false;
+      }
     }
     this.flags[n] = flags;
   }
@@ -120,7 +121,7 @@ export class Scanner {
       if (i >= end) {
         this.i = i;
         if (!interp) return true;
-        this.diags.push({ message: 'Unterminated template sequence: expected "}"', start: i, end: i });
+        this.diags.push({ message: 'Unterminated template sequence: expected "}"', start: interp.open, end: interp.open + 2 });
         this.push(T.TemplateSeqEnd, i, i, F_MISSING);
         this.frames.pop();
         return false;
@@ -141,7 +142,7 @@ export class Scanner {
           i++;
           continue;
         case 10:
-          if (interp && interp.inQuoted) {
+          if (interp && interp.inQuoted && !interpContinues(text, i, interp.depth + interp.nest, this.lastKind, this.headers)) {
             this.diags.push({ message: 'Unterminated template sequence: expected "}" before the end of the line', start: i, end: i });
             this.push(T.TemplateSeqEnd, i, i, F_MISSING);
             this.frames.pop();
@@ -228,10 +229,14 @@ export class Scanner {
           }
           this.invalid(i); i++;
           continue;
-        case 91: this.push(T.LBrack, i, ++i, 0); continue;
-        case 93: this.push(T.RBrack, i, ++i, 0); continue;
-        case 40: this.push(T.LParen, i, ++i, 0); continue;
-        case 41: this.push(T.RParen, i, ++i, 0); continue;
+        case 91: case 40:
+          this.push(c === 91 ? T.LBrack : T.LParen, i, ++i, 0);
+          if (interp) interp.nest++;
+          continue;
+        case 93: case 41:
+          this.push(c === 93 ? T.RBrack : T.RParen, i, ++i, 0);
+          if (interp && interp.nest > 0) interp.nest--;
+          continue;
         case 44: this.push(T.Comma, i, ++i, 0); continue;
         case 58: this.push(T.Colon, i, ++i, 0); continue;
         case 63: this.push(T.Question, i, ++i, 0); continue;
@@ -305,31 +310,18 @@ export class Scanner {
     this.push(T.HeredocOpen, i, contentStart, flush);
     const f = frame(M.Heredoc, this.to);
     f.marker = marker;
-    // Find the closing marker: a line holding only (indentation +) the marker.
-    let found = false;
+    // Find the closing marker: a line holding only (indentation +) the marker. A marker known to
+    // have no closing line after an earlier offset is not searched again (keeps the scan linear).
     const known = this.unclosedMarkers.get(marker);
-    for (let k = known !== undefined && known <= contentStart ? -1 : text.indexOf(marker, contentStart); k >= 0 && k < this.to; k = text.indexOf(marker, k + 1)) {
-      let ls = k;
-      while (ls > contentStart && (text.charCodeAt(ls - 1) === 32 || text.charCodeAt(ls - 1) === 9)) ls--;
-      if (ls !== contentStart && text.charCodeAt(ls - 1) !== 10) continue;
-      const after = k + marker.length;
-      const a = text.charCodeAt(after);
-      if (after < this.to && a !== 10 && !(a === 13 && text.charCodeAt(after + 1) === 10)) continue;
-      f.limit = ls;
-      f.closeStart = k;
-      f.closeEnd = after;
-      found = true;
-      break;
-    }
-    if (!found) {
+    const close = known !== undefined && known <= contentStart ? undefined : findHeredocClose(text, marker, contentStart, this.to);
+    if (close) {
+      f.limit = close.limit;
+      f.closeStart = close.start;
+      f.closeEnd = close.end;
+    } else {
       if (known === undefined || known > contentStart) this.unclosedMarkers.set(marker, contentStart);
-      if (!(this.headerFrom >= 0 && this.headerFrom <= contentStart && (this.headerAt < 0 || this.headerAt >= contentStart))) {
-        TOP_LEVEL_HEADER.lastIndex = contentStart;
-        const m = TOP_LEVEL_HEADER.exec(text);
-        this.headerFrom = contentStart;
-        this.headerAt = m ? m.index : -1;
-      }
-      const stop = this.headerAt >= 0 && this.headerAt < this.to ? this.headerAt : this.to;
+      const header = this.headers.next(contentStart);
+      const stop = header >= 0 && header < this.to ? header : this.to;
       f.limit = stop;
       f.closeStart = f.closeEnd = stop;
       this.diags.push({ message: `Unterminated heredoc: expected a line containing only "${marker}"`, start: i, end: contentStart - 1 });
@@ -397,31 +389,14 @@ export class Scanner {
     this.push(c === 36 ? T.TemplateInterp : T.TemplateControl, i, i + (strip ? 3 : 2), strip);
     const inner = frame(M.Interp, f.mode === M.Heredoc ? f.limit : this.to);
     inner.inQuoted = quoted;
+    inner.open = i;
     this.frames.push(inner);
     this.i = i + (strip ? 3 : 2);
   }
 }
 
 function frame(mode: M, limit: number): Frame {
-  return { mode, limit, depth: 0, inQuoted: false, closeStart: 0, closeEnd: 0, marker: '' };
-}
-
-function lineEnd(text: string, i: number, end: number): number {
-  const n = text.indexOf('\n', i);
-  return n < 0 || n > end ? end : n;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isUnicodeIdentStart(c: number): boolean {
-  // Letters outside ASCII: accept everything that is not whitespace/punctuation-like.
-  return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000 && c !== 0xfeff;
-}
-
-function isUnicodeIdentPart(c: number): boolean {
-  return isUnicodeIdentStart(c) || c === 0xb7;
+  return { mode, limit, depth: 0, nest: 0, open: 0, inQuoted: false, closeStart: 0, closeEnd: 0, marker: '' };
 }
 
 export function scan(text: string, from = 0, to = text.length, bareTemplate = false): { tokens: TokenStream; diags: RawDiag[] } {

@@ -121,7 +121,9 @@ export abstract class TemplateParser extends Cursor {
         }
         continue;
       }
-      // Should not happen (the scanner only emits template tokens here); step over it.
+      // Only after an unterminated sequence that ran on over several lines: stop at a line that
+      // starts a new attribute or block (recovery pass), otherwise step over the token.
+      if (this.atRecoveryStop(p)) return { parts, stop: null };
       this.p++;
     }
   }
@@ -144,7 +146,7 @@ export abstract class TemplateParser extends Cursor {
       let depth = 0;
       for (;;) {
         const kind = this.k[this.p];
-        if (kind === T.EOF || kind === T.CQuote || kind === T.HeredocEnd) { this.nl = saved; return this.prevEnd(); }
+        if (kind === T.EOF || kind === T.CQuote || kind === T.HeredocEnd || this.atRecoveryStop(this.p)) { this.nl = saved; return this.prevEnd(); }
         if (kind === T.TemplateInterp || kind === T.TemplateControl) depth++;
         else if (kind === T.TemplateSeqEnd && depth-- === 0) break;
         this.p++;

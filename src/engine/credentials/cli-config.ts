@@ -3,6 +3,8 @@
 // else in the file (provider_installation, plugin_cache_dir, …) is skipped.
 
 export interface CredentialEntry { host: string; token: string }
+/** Filled by the parsers: the `credentials_helper "name"` the file configures (not supported). */
+export interface CliConfigExtras { helper?: string }
 
 type Tok = { t: 'ident' | 'string' | 'punct' | 'nl' | 'other'; v: string };
 
@@ -43,7 +45,7 @@ function tokenize(src: string): Tok[] {
 }
 
 /** `credentials "host" { token = "…" }` blocks from HCL native syntax. */
-export function parseCliConfigHcl(src: string): CredentialEntry[] {
+export function parseCliConfigHcl(src: string, extras?: CliConfigExtras): CredentialEntry[] {
   const toks = tokenize(src);
   const out: CredentialEntry[] = [];
   let i = 0;
@@ -74,6 +76,7 @@ export function parseCliConfigHcl(src: string): CredentialEntry[] {
     const labels: string[] = [];
     while (toks[i] && (toks[i].t === 'string' || toks[i].t === 'ident')) labels.push(toks[i++].v);
     if (!(toks[i]?.t === 'punct' && toks[i].v === '{')) continue;
+    if (name === 'credentials_helper' && labels.length === 1 && extras) extras.helper = labels[0];
     if (name !== 'credentials' || labels.length !== 1) { skipBlockBody(); continue; }
     const bodyStart = ++i;
     let depth = 1;
@@ -90,10 +93,16 @@ export function parseCliConfigHcl(src: string): CredentialEntry[] {
 }
 
 /** `{"credentials": {"host": {"token": "…"}}}` (credentials.tfrc.json, or a .json CLI config). */
-export function parseCliConfigJson(src: string): CredentialEntry[] {
+export function parseCliConfigJson(src: string, extras?: CliConfigExtras): CredentialEntry[] {
   const out: CredentialEntry[] = [];
   let doc: unknown;
   try { doc = JSON.parse(src); } catch { return out; }
+  const helper = (doc as { credentials_helper?: unknown })?.credentials_helper;
+  if (extras && helper && typeof helper === 'object') {
+    const first = (Array.isArray(helper) ? helper[0] : helper) as Record<string, unknown> | undefined;
+    const name = first && typeof first === 'object' ? Object.keys(first)[0] : undefined;
+    if (name) extras.helper = name;
+  }
   const creds = (doc as { credentials?: unknown })?.credentials;
   const add = (obj: unknown) => {
     if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return;

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { tryNormalizeHostname } from '../addresses/hostname';
-import { CredentialEntry, parseCliConfigHcl, parseCliConfigJson } from './cli-config';
+import { CliConfigExtras, CredentialEntry, parseCliConfigHcl, parseCliConfigJson } from './cli-config';
 
 export { parseCliConfigHcl, parseCliConfigJson } from './cli-config';
 
@@ -24,7 +24,25 @@ export interface CredentialsOptions {
 
 export class CredentialStore {
   private tokens?: Map<string, { token: string; source: string }>;
+  private helper?: { name: string; file: string };
   constructor(private readonly opts: CredentialsOptions = {}) {}
+
+  /**
+   * A `credentials_helper` block in the CLI configuration: tofu-registry does not run credential
+   * helpers (it would execute a program named by a config file), so hosts that rely on one get no
+   * token. Said once in the log and in 401/403 messages (see authHint).
+   */
+  credentialsHelper(): { name: string; file: string } | undefined {
+    this.load();
+    return this.helper;
+  }
+
+  /** For an authentication failure at `host`: why no token was sent, when we know (never the token). */
+  authHint(host: string): string | undefined {
+    const helper = this.credentialsHelper();
+    if (!helper || this.tokenFor(host) !== undefined) return undefined;
+    return `credentials_helper "${helper.name}" (${helper.file}) is not supported by tofu-registry; set TF_TOKEN_… or a credentials block for this host instead`;
+  }
 
   /** Token for a host ("host[:port]", any spelling); undefined when none. */
   tokenFor(host: string): string | undefined {
@@ -47,6 +65,7 @@ export class CredentialStore {
   /** Forget what was read; the next lookup reads the environment and files again. */
   reload(): void {
     this.tokens = undefined;
+    this.helper = undefined;
   }
 
   /** The CLI configuration files consulted, in order. */
@@ -68,16 +87,22 @@ export class CredentialStore {
     if (this.tokens) return this.tokens;
     const env = this.opts.env ?? process.env;
     const map = new Map<string, { token: string; source: string }>();
+    this.helper = undefined;
     // Files first, then environment variables, which take precedence.
     for (const file of this.configFiles()) {
       let text: string;
       try { text = readFileSync(file, 'utf8'); } catch { continue; }
       let entries: CredentialEntry[];
+      const extras: CliConfigExtras = {};
       try {
-        entries = file.endsWith('.json') ? parseCliConfigJson(text) : parseCliConfigHcl(text);
+        entries = file.endsWith('.json') ? parseCliConfigJson(text, extras) : parseCliConfigHcl(text, extras);
       } catch {
         this.opts.log?.({ level: 'warn', message: `could not read credentials from ${file}` });
         continue;
+      }
+      if (extras.helper && !this.helper) {
+        this.helper = { name: extras.helper, file };
+        this.opts.log?.({ level: 'warn', message: `${file} configures credentials_helper "${extras.helper}", which tofu-registry does not run: hosts without a TF_TOKEN_… variable or credentials block get no token` });
       }
       for (const e of entries) {
         const h = tryNormalizeHostname(e.host);

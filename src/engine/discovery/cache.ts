@@ -103,9 +103,10 @@ export class CachedLookup<T> {
     const f = this.file(key);
     if (!f) return;
     try {
-      await mkdir(this.opts.diskDir!, { recursive: true });
+      // private: version lists of private registries are nobody else's business
+      await mkdir(this.opts.diskDir!, { recursive: true, mode: 0o700 });
       const tmp = `${f}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await writeFile(tmp, JSON.stringify({ key, v: this.opts.version ?? 1, expires, value }));
+      await writeFile(tmp, JSON.stringify({ key, v: this.opts.version ?? 1, expires, value }), { mode: 0o600 });
       await rename(tmp, f);
     } catch {
       // a read-only or full disk only costs us the warm start

@@ -29,6 +29,9 @@ import * as yauzl from 'yauzl';
 /** `h1:` of a package without any entries (sha256 of the empty string, base64). */
 export const EMPTY_H1 = 'h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
 
+/** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
+export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
+
 export interface PackageHashes {
   h1: string;
   zh: string;
@@ -57,12 +60,17 @@ export function zhFromSha256(hex: string): string {
 }
 
 /** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
-export async function h1OfZip(path: string, signal?: AbortSignal): Promise<string> {
+export async function h1OfZip(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
   const zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
   try {
     const entries: yauzl.Entry[] = [];
+    let declared = 0;
     for await (const entry of zip.eachEntry()) {
       signal?.throwIfAborted();
+      // yauzl holds every entry to its declared size (validateEntrySizes), so this bounds the
+      // work of hashing a hostile archive (a "zip bomb" from an unverified source).
+      declared += entry.uncompressedSize;
+      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
       // Keep a private copy of the raw name: Go's file.Name is the raw bytes.
       (entry as { fileNameRaw: Buffer }).fileNameRaw = Buffer.from(entry.fileNameRaw);
       entries.push(entry);

@@ -5,10 +5,11 @@ import { NetworkMirrorClient } from '../registry/network-mirror';
 import { executeMirror, ProviderRequirement, resolveTargets } from './run';
 import { readDirRequirements } from './requirements';
 import { ArchiveSource, MirrorSource, RegistryLike, RegistrySource } from './sources';
+import { mirrorFailure } from './types';
 import type { MirrorFailure, MirrorProgressEvent, MirrorReport } from './types';
 
 export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
-export { currentPlatform, defaultPlatforms } from './types';
+export { currentPlatform, defaultPlatforms, failureDetail, mirrorFailure, STEP_LABEL } from './types';
 export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from './hash';
 export { findConfigDirs, readDirRequirements, parseLockFile } from './requirements';
 export { MirrorLockedError } from './layout';
@@ -50,7 +51,7 @@ export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<Mir
     const r = await readDirRequirements(dir);
     requirements.push(...r.requirements);
     notes.push(...r.notes);
-    failed.push(...r.errors.map((message) => ({ provider: '', version: '', platform: '', step: 'config' as const, message })));
+    failed.push(...r.errors.map((message) => mirrorFailure('', '', '', 'config', message)));
   }
   if (!requirements.length) notes.push('no required_providers found in the selected configurations');
   const plan = await resolveTargets(requirements, opts.platforms, source, { signal: opts.signal, concurrency: opts.concurrency });

@@ -34,7 +34,7 @@ export class MirrorLockedError extends Error {
 
 export class MirrorOutput {
   private readonly queues = new Map<string, Promise<unknown>>();
-  private readonly cleaned = new Set<string>();
+  private readonly swept = new Map<string, Promise<void>>();
   private released = false;
   private state: Record<string, FileStamp> = {};
   private stateChanged = false;
@@ -163,14 +163,30 @@ export class MirrorOutput {
     return next;
   }
 
-  /** mkdir -p, and once per run remove leftovers (`.part`, `.tmp`) of interrupted runs. */
+  /** mkdir -p, and once per run remove leftovers of interrupted runs (see sweep). */
   private async prepareDir(dir: string): Promise<void> {
-    if (this.cleaned.has(dir)) return;
-    this.cleaned.add(dir);
     await fs.mkdir(dir, { recursive: true });
-    for (const f of await fs.readdir(dir)) {
-      if (f.startsWith('.') && (f.endsWith('.part') || f.endsWith('.tmp'))) await fs.rm(join(dir, f), { force: true });
+    await this.sweep(dir);
+  }
+
+  /**
+   * Removes leftovers (`.part` downloads, `.tmp` JSON) of an interrupted run from a provider
+   * directory, once per run. Every target awaits this before it touches the directory, so the
+   * sweep never races with this run's own temp files; the lock keeps other runs out.
+   */
+  sweep(dir: string): Promise<void> {
+    let p = this.swept.get(dir);
+    if (!p) {
+      p = (async () => {
+        let names: string[];
+        try { names = await fs.readdir(dir); } catch { return; } // not created yet: nothing to sweep
+        for (const f of names) {
+          if (f.startsWith('.') && (f.endsWith('.part') || f.endsWith('.tmp'))) await fs.rm(join(dir, f), { force: true });
+        }
+      })();
+      this.swept.set(dir, p);
     }
+    return p;
   }
 }
 

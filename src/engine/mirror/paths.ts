@@ -16,9 +16,14 @@ const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:
 const PLATFORM_RE = /^[a-z0-9]+_[a-z0-9]+$/;
 const FILENAME_RE = /^[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,200}$/;
 
-/** A normalized hostname, optionally with :port (e.g. `registry.opentofu.org`, `127.0.0.1:8443`). */
+/**
+ * A normalized hostname, optionally with :port (e.g. `registry.opentofu.org`, `127.0.0.1:8443`): ASCII
+ * only (callers pass hostnameToASCII's punycode form, which is also what `tofu providers mirror` writes).
+ */
 export function safeHostname(host: string): string {
-  if (!HOST_RE.test(host)) {
+  const port = host.includes(':') ? Number(host.slice(host.indexOf(':') + 1)) : undefined;
+  // "c:1" is a host with a port, but on Windows a drive-relative path: refused everywhere.
+  if (!HOST_RE.test(host) || /^[a-z]:/.test(host) || (port !== undefined && !(port >= 1 && port <= 65535))) {
     throw new UnsafePathError('hostname', host);
   }
   return host;

@@ -1,5 +1,6 @@
 // A report a person can read (Markdown): what was mirrored, what was already up to date, what
 // failed and why, plus ready-to-paste CLI configuration for using the mirror.
+import { failureDetail } from './types';
 import type { MirrorReport } from './types';
 
 export function renderReportMarkdown(r: MirrorReport, opts: { mirrorUrl?: string } = {}): string {
@@ -11,7 +12,7 @@ export function renderReportMarkdown(r: MirrorReport, opts: { mirrorUrl?: string
     `| ${r.mirrored.length} | ${r.upToDate.length} | ${r.failed.length} | ${formatBytes(r.bytesDownloaded)} |`, '');
   if (r.failed.length) {
     lines.push('## Failed', '', '| provider | version | platform | step | reason |', '|---|---|---|---|---|');
-    for (const f of r.failed) lines.push(`| ${cell(f.provider || '—')} | ${cell(f.version || '—')} | ${cell(f.platform || '—')} | ${f.step} | ${cell(f.message)} |`);
+    for (const f of r.failed) lines.push(`| ${cell(f.provider || '—')} | ${cell(f.version || '—')} | ${cell(f.platform || '—')} | ${f.step} | ${cell(failureDetail(f))} |`);
     lines.push('');
   }
   const table = (title: string, rows: MirrorReport['mirrored']) => {

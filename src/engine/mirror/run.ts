@@ -3,11 +3,13 @@
 // (provider, version, platform) with bounded concurrency. Archives already in OUT that match
 // their listed hashes are not downloaded again; a failure rejects exactly that archive.
 import { setMaxListeners } from 'node:events';
+import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
 import { ArchiveSource, errorText, MirrorStepError } from './sources';
+import { mirrorFailure } from './types';
 import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
 
 /** One provider required by one configuration directory. */
@@ -35,16 +37,15 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
   const versions = new Map<string, Promise<string[]>>();
   const picked = new Map<string, MirrorTarget>();
   const add = (r: ProviderRequirement, version: string, lockHashes?: string[]) => {
+    const lock = lockHashes && { file: join(r.dir, '.terraform.lock.hcl'), hashes: [...lockHashes] };
     for (const platform of platforms) {
       const key = `${r.address.address} ${version} ${platform}`;
       const prev = picked.get(key);
       if (prev) {
-        // Two lock files pinning the same version: the archive must satisfy both.
-        if (lockHashes && prev.lockHashes) prev.lockHashes = prev.lockHashes.filter((h) => lockHashes.includes(h)).concat(lockHashes.filter((h) => !prev.lockHashes!.includes(h)));
-        else if (lockHashes) prev.lockHashes = lockHashes;
+        if (lock) (prev.locks ??= []).push({ ...lock });
         continue;
       }
-      picked.set(key, { provider: r.address.address, address: r.address, version, platform, lockHashes: lockHashes && [...lockHashes] });
+      picked.set(key, { provider: r.address.address, address: r.address, version, platform, locks: lock && [{ ...lock }] });
     }
   };
   await pool(reqs, Math.max(16, opts.concurrency ?? 8), async (r) => { // version lists are small JSON
@@ -63,12 +64,12 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
       const sel = selectVersions(await list, constraint, 'provider');
       if (!sel.selected) {
         const why = sel.error ?? `no version matches ${constraint ?? '(any)'}; available: ${sel.versions.slice(0, 8).join(', ') || 'none'}`;
-        failed.push(...platforms.map((platform) => ({ provider: r.address.address, version: constraint ?? '', platform, step: 'resolve' as const, message: `${r.dir}: ${why}` })));
+        failed.push(...platforms.map((platform) => mirrorFailure(r.address.address, constraint ?? '', platform, 'resolve', `${r.dir}: ${why}`)));
         return;
       }
       add(r, sel.selected);
     } catch (err) {
-      failed.push(...platforms.map((platform) => ({ provider: r.address.address, version: constraint ?? '', platform, step: 'resolve' as const, message: errorText(err) })));
+      failed.push(...platforms.map((platform) => mirrorFailure(r.address.address, constraint ?? '', platform, 'resolve', errorText(err))));
     }
   });
   const targets = [...picked.values()].sort((a, b) => cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform));
@@ -98,25 +99,26 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   progress({ kind: 'planned', total: opts.targets.length });
   try {
     await pool(opts.targets, Math.max(1, opts.concurrency ?? 8), async (t) => {
-      const fail = (step: MirrorFailure['step'], message: string) => {
-        failed.push({ provider: t.provider, version: t.version, platform: t.platform, step, message });
-        progress({ kind: 'done', target: t, outcome: 'failed', message: `${step}: ${message}` });
+      const fail = (step: MirrorFailure['step'], detail: string) => {
+        const f = mirrorFailure(t.provider, t.version, t.platform, step, detail);
+        failed.push(f);
+        progress({ kind: 'done', target: t, outcome: 'failed', message: f.message });
       };
-      if (opts.signal?.aborted) return fail('cancelled', 'cancelled before it started');
+      if (opts.signal?.aborted) return fail('cancelled', 'the run was cancelled before this archive started');
       progress({ kind: 'start', target: t });
       let temp: string | undefined;
       try {
-        let paths: { path: string; name: string };
+        let paths: { dir: string; path: string; name: string };
         try {
           paths = output.archivePath(t.address, t.version, t.platform);
         } catch (err) {
           throw new MirrorStepError('path', errorText(err));
         }
+        await output.sweep(paths.dir); // leftovers of a killed run, also where nothing needs downloading
         const current = await upToDateHashes(output, t, paths, opts.signal);
         if (current) {
-          if (t.lockHashes && !matchesAnyHash(current, t.lockHashes)) {
-            throw new MirrorStepError('lock-hash', `the archive in the mirror (${current.h1}) matches none of the lock file's hashes for ${t.platform}`);
-          }
+          const disagree = lockMismatch(current, t);
+          if (disagree) throw new MirrorStepError('lock-hash', `the archive already in the mirror (${current.h1} ${current.zh}) matches none of the hashes in ${disagree}`);
           upToDate.push({ provider: t.provider, version: t.version, platform: t.platform, hashes: [current.h1, current.zh] });
           progress({ kind: 'done', target: t, outcome: 'up-to-date' });
           return;
@@ -128,10 +130,8 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
           onBytes: (received, total) => progress({ kind: 'bytes', target: t, received, total }),
         });
         if (res.downloaded) bytesDownloaded += res.hashes.size;
-        if (t.lockHashes && !matchesAnyHash(res.hashes, t.lockHashes)) {
-          throw new MirrorStepError('lock-hash',
-            `package ${res.hashes.h1} ${res.hashes.zh} matches none of the lock file's hashes (${t.lockHashes.join(', ')})`);
-        }
+        const disagree = lockMismatch(res.hashes, t);
+        if (disagree) throw new MirrorStepError('lock-hash', `package ${res.hashes.h1} ${res.hashes.zh} matches none of the hashes in ${disagree}`);
         if (opts.signal?.aborted) throw new MirrorStepError('cancelled', 'cancelled');
         const hashes = [res.hashes.h1, res.hashes.zh];
         try {
@@ -144,7 +144,7 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
         progress({ kind: 'done', target: t, outcome: 'mirrored' });
       } catch (err) {
         const step = opts.signal?.aborted ? 'cancelled' : err instanceof MirrorStepError ? err.step : 'download';
-        fail(step, `${t.provider} ${t.version} ${t.platform}: ${step === 'cancelled' ? 'cancelled' : errorText(err)}`);
+        fail(step, step === 'cancelled' ? 'the run was cancelled; nothing was placed for this archive' : errorText(err));
       } finally {
         if (temp) await fs.rm(temp, { force: true });
       }
@@ -180,6 +180,12 @@ async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { pa
     if (sha !== undefined && 'zh:' + sha === zh) await output.remember(paths.path, sha);
   }
   return sha !== undefined && 'zh:' + sha === zh ? { h1, zh } : undefined;
+}
+
+/** The first lock file (with its hashes) that the package does not satisfy, or undefined. */
+function lockMismatch(actual: { h1: string; zh: string }, t: MirrorTarget): string | undefined {
+  const bad = t.locks?.find((l) => !matchesAnyHash(actual, l.hashes));
+  return bad && `${bad.file} (${bad.hashes.join(', ')})`;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight. */

@@ -198,7 +198,7 @@ export class MirrorSource implements ArchiveSource {
     }
     if (!archive) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} archive of ${t.provider} ${t.version}`);
     const expected = archive.hashes.filter(isSupportedHash);
-    if (!expected.length && !t.lockHashes?.length) {
+    if (!expected.length && !t.locks?.length) {
       throw new MirrorStepError('mirror-hash', `${this.label} lists no h1:/zh: hashes for ${archive.url}; refusing an unverifiable archive`);
     }
     let file = ctx.dest;
@@ -210,6 +210,10 @@ export class MirrorSource implements ArchiveSource {
     }
     sha ??= await downloadStep(this.http, archive.url, ctx);
     const zh = 'zh:' + sha.sha256;
+    // When the mirror lists no h1: hash, a zh: mismatch is decisive: do not unpack what it sent.
+    if (expected.length && !expected.includes(zh) && !expected.some((h) => h.startsWith('h1:'))) {
+      throw new MirrorStepError('mirror-hash', `archive ${archive.url} matches none of the source mirror's hashes (${expected.join(', ')}); got ${zh}`);
+    }
     let h1: string | undefined;
     let h1Error = '';
     try {

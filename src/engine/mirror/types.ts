@@ -21,14 +21,50 @@ export type MirrorStep =
   | 'write'         // placing the archive or writing the JSON index failed
   | 'cancelled';
 
+/** What each step is called in a failure message (a person reads these in the report and the CLI output). */
+export const STEP_LABEL: Record<MirrorStep, string> = {
+  config: 'reading the configuration failed',
+  resolve: 'choosing the version failed',
+  metadata: 'fetching the package metadata failed',
+  path: 'unsafe path refused',
+  download: 'download failed',
+  size: 'size check failed',
+  shasum: 'shasum check failed',
+  sha256sums: 'SHA256SUMS check failed',
+  signature: 'signature check failed',
+  'lock-hash': 'lock file hash check failed',
+  'mirror-hash': 'source mirror hash check failed',
+  archive: 'archive check failed',
+  write: 'writing the mirror failed',
+  cancelled: 'cancelled',
+};
+
+/**
+ * A failure that stands on its own: `PROVIDER VERSION PLATFORM: STEP LABEL: detail` (the prefix is
+ * left out when there is no provider, e.g. an unreadable configuration file).
+ */
+export function mirrorFailure(provider: string, version: string, platform: string, step: MirrorStep, detail: string): MirrorFailure {
+  const who = provider ? `${provider} ${version || '(any version)'} ${platform}`.trim() + ': ' : '';
+  return { provider, version, platform, step, message: `${who}${STEP_LABEL[step]}: ${detail}` };
+}
+
+/** The part of a failure message after `PROVIDER VERSION PLATFORM: ` (for tables that show those in columns). */
+export function failureDetail(f: MirrorFailure): string {
+  const who = f.provider ? `${f.provider} ${f.version || '(any version)'} ${f.platform}`.trim() + ': ' : '';
+  return f.message.startsWith(who) ? f.message.slice(who.length) : f.message;
+}
+
 export interface MirrorTarget {
   /** `hostname/namespace/type` */
   provider: string;
   address: ProviderAddress;
   version: string;
   platform: string;
-  /** Hashes from .terraform.lock.hcl when the version is locked: the package must match one. */
-  lockHashes?: string[];
+  /**
+   * Hashes from each .terraform.lock.hcl that locks this version: the package must match at least
+   * one hash of EVERY lock file (two configurations pinning the same version must both accept it).
+   */
+  locks?: Array<{ file: string; hashes: string[] }>;
 }
 
 export interface MirroredArchive {

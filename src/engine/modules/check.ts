@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../config/ast';
 import type { FileSummary, ModuleCall } from '../config/extract';
 import { findConfigFiles, loadConfigDir, isConfigFileName } from '../config/files';
-import { analyzeVariable } from './variables';
+import { analyzeVariable, interfaceFromFiles } from './variables';
 import { checkModuleCall } from './inputs';
 import type { ModuleResolver, ResolvedModule } from './resolve';
 
@@ -77,11 +77,15 @@ export async function checkDirectory(root: string, resolver: ModuleResolver | un
   const out: DirectoryCheckResult = { diagnostics: [], variables: [] };
   for (const dir of dirs) {
     const { files: loaded } = await loadConfigDir(dir);
+    // Override files: problems that only appear once they are merged over the primary files.
+    const merge = interfaceFromFiles(dir, loaded).overrideDiagnostics;
     for (const f of loaded) {
       const p = path.join(dir, path.basename(f.path));
       const r = await checkFile({ path: f.path, text: f.text, syntax: f.file.syntax, summary: f.summary }, resolver);
+      const diags = [...r.diagnostics, ...merge.filter((m) => m.path === f.path).map((m) => m.diagnostic)];
+      diags.sort((a, b) => a.range.start.offset - b.range.start.offset);
       for (const d of f.file.diagnostics) if (d.severity === 'error') out.diagnostics.push({ path: p, diagnostic: d });
-      for (const d of r.diagnostics) out.diagnostics.push({ path: p, diagnostic: d });
+      for (const d of diags) out.diagnostics.push({ path: p, diagnostic: d });
       for (const v of r.variables) out.variables.push({ path: p, name: v.name, type: v.type });
     }
   }

@@ -1,5 +1,7 @@
 // Module inputs: the called module's variables (local, installed, fetched), and checks against them.
-export { analyzeVariable, interfaceFromFiles, loadModuleInterface, ModuleInterface, ModuleVariable } from './variables';
+export {
+  analyzeVariable, interfaceFromFiles, loadModuleInterface, variableReferenceAt, variablesOfDirectory, ModuleInterface, ModuleVariable,
+} from './variables';
 export {
   checkModuleCall, moduleInputCompletions, variableMarkdown, typeHoverMarkdown, variableDeclMarkdown,
   inputCursor, InputCompletion, InputCursor, MODULE_META_ARGUMENTS,

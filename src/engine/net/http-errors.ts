@@ -3,7 +3,23 @@
 import { RegistryError } from './errors';
 
 export function hostOf(url: string): string {
-  try { return new URL(url).host; } catch { return url; }
+  try { return new URL(url).host; } catch { return shownUrl(url); }
+}
+
+/**
+ * A URL as it may appear in messages, logs and error objects: user information (a location like
+ * https://user:secret@host/x.zip) is replaced by "***". Requests never send it either.
+ */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '***';
+    u.password = '';
+    return u.href;
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
+  }
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -20,7 +36,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 /** An unexpected HTTP status as a RegistryError (404 → 'not-found': callers reword it). */
-export function statusError(status: number, url: string, headers: Record<string, string>): RegistryError {
+export function statusError(status: number, rawUrl: string, headers: Record<string, string>): RegistryError {
+  const url = shownUrl(rawUrl);
   const host = hostOf(url);
   const init = { host, url, status };
   const label = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
@@ -50,8 +67,9 @@ export function tokenEnvName(host: string): string {
   return host.replace(/-/g, '__').replace(/\./g, '_').replace(/:/g, '_');
 }
 
-export function translateError(err: unknown, url: string, timeoutMs: number): RegistryError {
+export function translateError(err: unknown, rawUrl: string, timeoutMs: number): RegistryError {
   if (err instanceof RegistryError) return err;
+  const url = shownUrl(rawUrl);
   const host = hostOf(url);
   const init = { host, url, cause: err };
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -6,9 +6,11 @@ import { Readable, Transform } from 'node:stream';
 import { Dispatcher, request } from 'undici';
 import { createDispatcher } from './dispatcher';
 import { RegistryError } from './errors';
-import { translateError, statusError, hostOf } from './http-errors';
+import { translateError, statusError, hostOf, shownUrl } from './http-errors';
 
 export const MiB = 1024 * 1024;
+/** Default bound on one whole download (archives): 30 minutes. */
+export const DOWNLOAD_DEADLINE_MS = 30 * 60 * 1000;
 
 export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
@@ -23,6 +25,8 @@ export interface HttpClientOptions {
   maxRetryDelayMs?: number;
   /** Token for a normalised host ("host[:port]"), or undefined. */
   credentials?: (url: URL) => string | undefined;
+  /** Appended to 401/403 messages of authenticated requests (e.g. "credentials_helper … not supported"). */
+  authHint?: (host: string) => string | undefined;
   log?: (entry: { level: 'debug' | 'info' | 'warn' | 'error'; message: string }) => void;
   networkAllowed?: () => boolean;
 }
@@ -89,7 +93,10 @@ export class HttpClient {
       try {
         if (res.statusCode < 200 || res.statusCode > 299) {
           await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-          throw statusError(res.statusCode, finalUrl, flatten(res.headers));
+          const err = statusError(res.statusCode, finalUrl, flatten(res.headers));
+          const hint = options.auth && (err.code === 'unauthorized' || err.code === 'forbidden') ? this.opts.authHint?.(new URL(finalUrl).host) : undefined;
+          if (hint) err.message += ` (${hint})`;
+          throw err;
         }
         const body = await readCapped(res, finalUrl, maxBytes);
         return { url: finalUrl, status: res.statusCode, headers: flatten(res.headers), body };
@@ -102,12 +109,21 @@ export class HttpClient {
 
   /**
    * Stream a download (archives, SHA256SUMS …). NEVER sends credentials. Status must be 200.
-   * The stream errors with RegistryError('too-large') past maxBytes and 'timeout' when idle.
+   * The stream errors with RegistryError('too-large') past maxBytes, and 'timeout' when idle for
+   * timeoutMs or when the whole download takes longer than deadlineMs (default 30 min).
    */
-  async download(url: string, options: RequestOptions & { maxBytes: number }): Promise<HttpResponse<Readable>> {
+  async download(url: string, options: RequestOptions & { maxBytes: number; deadlineMs?: number }): Promise<HttpResponse<Readable>> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    // timeoutMs bounds connect, headers and each pause in the body; the deadline bounds the whole
+    // download, so a server trickling a byte now and then cannot hold it open forever.
+    const deadlineMs = options.deadlineMs ?? DOWNLOAD_DEADLINE_MS;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    const overdue = (err: unknown, at: string) => (deadline.aborted && !options.signal?.aborted
+      ? new RegistryError('timeout', `download of ${shownUrl(at)} did not finish within ${formatSeconds(deadlineMs)} (${hostOf(at)} is too slow)`, { host: safeHost(at), url: shownUrl(at), cause: err })
+      : translateError(err, at, timeoutMs));
     const { res, finalUrl } = await this.withRetry(url, async () => {
-      const r = await this.send(url, { ...options, auth: false }, options.signal, timeoutMs);
+      const r = await this.send(url, { ...options, auth: false }, signal, timeoutMs).catch((err) => { throw overdue(err, url); });
       if (r.res.statusCode !== 200) {
         await r.res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         throw statusError(r.res.statusCode, r.finalUrl, flatten(r.res.headers));
@@ -128,7 +144,7 @@ export class HttpClient {
         else cb(null, chunk);
       },
     });
-    res.body.on('error', (err) => cap.destroy(translateError(err, finalUrl, timeoutMs)));
+    res.body.on('error', (err) => cap.destroy(overdue(err, finalUrl)));
     cap.on('close', () => { if (!res.body.destroyed) discard(res.body); });
     return { url: finalUrl, status: res.statusCode, headers, body: res.body.pipe(cap) };
   }
@@ -147,19 +163,21 @@ export class HttpClient {
   private async send(url: string, options: RequestOptions, signal: AbortSignal | undefined, timeoutMs: number):
     Promise<{ res: Dispatcher.ResponseData; finalUrl: string }> {
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) {
-      throw new RegistryError('network-disabled', `network access is disabled (untrusted workspace); not requesting ${url}`, { host: safeHost(url), url });
+      throw new RegistryError('network-disabled', `network access is disabled (untrusted workspace); not requesting ${shownUrl(url)}`, { host: safeHost(url), url: shownUrl(url) });
     }
     let current: URL;
     try {
       current = new URL(url);
     } catch {
-      throw new RegistryError('protocol', `invalid URL ${JSON.stringify(url)}`, { url });
+      throw new RegistryError('protocol', `invalid URL ${JSON.stringify(shownUrl(url))}`, { url: shownUrl(url) });
     }
     const origin = current.host;
+    const start = shownUrl(url);
     const seen = new Set<string>();
     for (let hop = 0; ; hop++) {
+      const shown = shownUrl(current.href);
       if (current.protocol !== 'https:' && current.protocol !== 'http:') {
-        throw new RegistryError('protocol', `unsupported URL scheme ${current.protocol} in ${current.href}`, { host: current.host, url: current.href });
+        throw new RegistryError('protocol', `unsupported URL scheme ${current.protocol} in ${shown}`, { host: current.host, url: shown });
       }
       const headers: Headers = { 'user-agent': this.userAgent, accept: options.accept ?? '*/*' };
       // Credentials only to the host (incl. port) the request started at.
@@ -178,22 +196,28 @@ export class HttpClient {
       } catch (err) {
         throw translateError(err, current.href, timeoutMs);
       }
-      this.log('debug', `GET ${current.href} → ${res.statusCode} (${Date.now() - started} ms)${headers.authorization ? ' [with credentials]' : ''}`);
+      this.log('debug', `GET ${shown} → ${res.statusCode} (${Date.now() - started} ms)${headers.authorization ? ' [with credentials]' : ''}`);
       if (![301, 302, 303, 307, 308].includes(res.statusCode)) return { res, finalUrl: current.href };
       const location = res.headers.location;
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       if (typeof location !== 'string' || !location) {
-        throw new RegistryError('protocol', `redirect (${res.statusCode}) without a Location header from ${current.href}`, { host: current.host, url: current.href, status: res.statusCode });
+        throw new RegistryError('protocol', `redirect (${res.statusCode}) without a Location header from ${shown}`, { host: current.host, url: shown, status: res.statusCode });
       }
-      const next = new URL(location, current);
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new RegistryError('protocol', `redirect (${res.statusCode}) from ${shown} to an invalid URL`, { host: current.host, url: shown, status: res.statusCode });
+      }
+      const nextShown = shownUrl(next.href);
       if (current.protocol === 'https:' && next.protocol !== 'https:') {
-        throw new RegistryError('protocol', `refusing to follow a redirect from HTTPS to ${next.protocol.slice(0, -1).toUpperCase()} (${current.href} → ${next.href})`, { host: current.host, url: current.href });
+        throw new RegistryError('protocol', `refusing to follow a redirect from HTTPS to ${next.protocol.slice(0, -1).toUpperCase()} (${shown} → ${nextShown})`, { host: current.host, url: shown });
       }
       if (seen.has(next.href)) {
-        throw new RegistryError('too-many-redirects', `redirect loop at ${next.href} (starting from ${url})`, { host: next.host, url: next.href, status: res.statusCode });
+        throw new RegistryError('too-many-redirects', `redirect loop at ${nextShown} (starting from ${start})`, { host: next.host, url: nextShown, status: res.statusCode });
       }
       if (hop + 1 > this.maxRedirects) {
-        throw new RegistryError('too-many-redirects', `too many redirects (more than ${this.maxRedirects}) starting from ${url}`, { host: next.host, url: next.href, status: res.statusCode });
+        throw new RegistryError('too-many-redirects', `too many redirects (more than ${this.maxRedirects}) starting from ${start}`, { host: next.host, url: nextShown, status: res.statusCode });
       }
       if (next.host !== origin && options.auth) this.log('debug', `redirected to another host (${next.host}); credentials for ${origin} are not sent there`);
       current = next;
@@ -230,8 +254,13 @@ function flatten(h: Dispatcher.ResponseData['headers']): Record<string, string> 
   return out;
 }
 
-function tooLarge(url: string, maxBytes: number): RegistryError {
+function tooLarge(rawUrl: string, maxBytes: number): RegistryError {
+  const url = shownUrl(rawUrl);
   return new RegistryError('too-large', `response from ${url} is larger than the ${formatBytes(maxBytes)} limit`, { host: safeHost(url), url });
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
 }
 
 export function formatBytes(n: number): string {
@@ -261,12 +290,13 @@ async function readCapped(res: Dispatcher.ResponseData, url: string, maxBytes: n
 export function parseJsonBody(res: HttpResponse<Buffer>): unknown {
   const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const host = safeHost(res.url);
+  const url = shownUrl(res.url);
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
-    throw new RegistryError('protocol', `unexpected response from ${res.url}: expected application/json, got ${type || 'no content type'}`, { host, url: res.url, status: res.status });
+    throw new RegistryError('protocol', `unexpected response from ${url}: expected application/json, got ${type || 'no content type'}`, { host, url, status: res.status });
   }
   try {
     return JSON.parse(res.body.toString('utf8'));
   } catch (err) {
-    throw new RegistryError('protocol', `invalid JSON from ${res.url}: ${(err as Error).message}`, { host, url: res.url, status: res.status });
+    throw new RegistryError('protocol', `invalid JSON from ${url}: ${(err as Error).message}`, { host, url, status: res.status });
   }
 }

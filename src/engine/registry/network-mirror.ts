@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { hostnameToASCII } from '../addresses';
 import { RegistryError } from '../net/errors';
 import { downloadToFile } from '../mirror/download';
-import { hashPackage, isSupportedHash, matchesAnyHash, PackageHashes } from '../mirror/hash';
+import { h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes } from '../mirror/hash';
 
 export interface MirrorHttp {
   getJson(url: string, opts?: { maxBytes?: number; timeoutMs?: number; auth?: boolean; signal?: AbortSignal }):
@@ -91,13 +91,26 @@ export class NetworkMirrorClient {
    */
   async fetchArchive(archive: MirrorArchive, dest: string, opts: { maxBytes: number; signal?: AbortSignal; onBytes?: (n: number, total?: number) => void }):
     Promise<PackageHashes & { verified: boolean }> {
-    await downloadToFile(this.http, archive.url, dest, opts);
-    const hashes = await hashPackage(dest, opts.signal);
+    // zh: and the size come from the bytes as they were written; h1: needs the zip's directory.
+    const { sha256, size } = await downloadToFile(this.http, archive.url, dest, opts);
+    const zh = 'zh:' + sha256;
+    let h1 = '';
+    let unreadable = '';
+    try {
+      h1 = await h1OfZip(dest, opts.signal);
+    } catch (err) {
+      unreadable = (err as Error).message;
+    }
+    const hashes: PackageHashes = { h1, zh, size };
     const supported = archive.hashes.filter(isSupportedHash);
     if (supported.length && !matchesAnyHash(hashes, supported)) {
       await rm(dest, { force: true });
       throw new RegistryError('protocol',
-        `archive ${archive.url} does not match any of the mirror's hashes (${supported.join(', ')}); got ${hashes.h1} ${hashes.zh}`, { url: archive.url });
+        `archive ${archive.url} does not match any of the mirror's hashes (${supported.join(', ')}); got ${h1 || '(not a readable zip)'} ${zh}`, { url: archive.url });
+    }
+    if (unreadable) {
+      await rm(dest, { force: true });
+      throw new RegistryError('protocol', `archive ${archive.url} is not a readable zip: ${unreadable}`, { url: archive.url });
     }
     return { ...hashes, verified: supported.length > 0 };
   }

@@ -131,7 +131,8 @@ function conv(v: Value, t: Type, path: PathStep[]): Value {
     case 'object':
       return convObject(v, t, path);
     case 'tuple': {
-      if (v.kind !== 'tuple' && v.kind !== 'list') throw new Fail(path, `tuple required, but got ${kindName(v)}`);
+      // cty converts a list or a set (its elements in set order) of the exact length to a tuple.
+      if (v.kind !== 'tuple' && v.kind !== 'list' && v.kind !== 'set') throw new Fail(path, `tuple required, but got ${kindName(v)}`);
       if (v.elements.length !== t.elements.length) {
         throw new Fail(path, `a ${v.kind} of exactly ${t.elements.length} element${t.elements.length === 1 ? '' : 's'} is required by the tuple type, but got ${v.elements.length}`);
       }

@@ -29,9 +29,17 @@ export function parseTypeConstraint(expr: Expression, opts: TypeParseOptions = {
   const legacy = opts.legacyQuoted === false ? undefined : legacyQuoted(expr, diagnostics);
   if (legacy) return { type: legacy, diagnostics };
   const kw = keyword(expr);
-  // OpenTofu's shorthands for the pre-0.12 forms: bare list/map mean list(any)/map(any) (and set,
-  // by the same rule, set(any)).
-  if (kw === 'list' || kw === 'map' || kw === 'set') return { type: { kind: kw, element: ANY }, diagnostics };
+  // OpenTofu's shorthands for the pre-0.12 forms: bare list/map mean list(any)/map(any).
+  if (kw === 'list' || kw === 'map') return { type: { kind: kw, element: ANY }, diagnostics };
+  // Deliberate deviation (the product's spec lists it): bare `set` is accepted as set(any). OpenTofu
+  // itself rejects it ("The set type constructor requires one argument"), so say so as a warning.
+  if (kw === 'set') {
+    diagnostics.push({
+      message: 'Bare "set" is read as set(any) here, but OpenTofu rejects it: the set type constructor requires one argument specifying the element type. Write set(any) or, better, the exact element type.',
+      range: expr.range, severity: 'warning',
+    });
+    return { type: { kind: 'set', element: ANY }, diagnostics };
+  }
   const type = getType(expr, diagnostics, opts);
   return { type, diagnostics };
 }

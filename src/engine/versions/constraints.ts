@@ -108,11 +108,11 @@ function moduleTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
     case '<': return preOk() && cmp < 0;
     case '<=': return preOk() && cmp <= 0;
     case '~>': {
+      // go-version's constraintPessimistic
       if (!!c.prerelease !== !!v.prerelease) return false;
       if (cmp < 0) return false;
-      const vs = [v.major, v.minor, v.patch];
-      const cs = [c.major, c.minor, c.patch];
-      for (let i = 0; i < c.specified - 1; i++) if (vs[i] !== cs[i]) return false;
+      if (c.segments.length > v.segments.length) return false;
+      for (let i = 0; i < c.specified - 1; i++) if (v.segments[i] !== c.segments[i]) return false;
       return true;
     }
   }
@@ -141,6 +141,8 @@ function providerTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
 export function prereleaseRequested(v: ParsedVersion, c: Constraint | null): boolean {
   if (!v.prerelease) return true;
   if (!c) return false;
+  // tofu init re-parses module prereleases with go-versions (three parts at most) and drops the rest
+  if (v.segments.length > 3) return false;
   const exact = (t: ConstraintTerm) => t.op === '=' && compareVersions(t.version, v) === 0;
   // modules: the whole constraint must be that one exact version; providers: an exact term among others
   return c.rules === 'module' ? c.terms.length === 1 && exact(c.terms[0]) : c.terms.some(exact);
@@ -163,8 +165,13 @@ function describeTerm(t: ConstraintTerm, rules: VersionRules): string {
     case '<': return `below ${v}`;
     case '<=': return `at most ${v}`;
     case '~>': {
-      const { major, minor, specified } = t.version;
-      if (specified === 3) return `at least ${v} and below ${major}.${minor + 1}.0`;
+      const { major, segments, specified } = t.version;
+      if (specified >= 3) {
+        const below = segments.slice(0, specified - 1);
+        below[below.length - 1]++;
+        while (below.length < 3) below.push(0);
+        return `at least ${v} and below ${below.join('.')}`;
+      }
       if (specified === 1 && rules === 'module') return `at least ${v} (no upper bound)`;
       return `at least ${v} and below ${major + 1}.0.0`;
     }

@@ -1,5 +1,6 @@
 // Version numbers under OpenTofu's two rule sets.
-//  - 'module'  : hashicorp/go-version (lenient: leading "v", 1–3 numeric parts, "1.0.0beta").
+//  - 'module'  : hashicorp/go-version (lenient: leading "v", any number of numeric parts —
+//                "1.2.3.4" is a release `tofu init` accepts and installs —, "1.0.0beta").
 //  - 'provider': apparentlymart/go-versions (1–3 numeric parts padded with 0, no "v" prefix).
 // Ordering is semantic-versioning precedence (build metadata ignored), via `semver`.
 import * as semver from 'semver';
@@ -15,16 +16,18 @@ export interface ParsedVersion {
   /** Prerelease identifiers ("" when a release). */
   prerelease: string;
   build: string;
-  /** How many numeric parts were written (1–3). */
+  /** How many numeric parts were written (1–3; more for module versions such as "1.2.3.4"). */
   specified: number;
-  /** Canonical "M.m.p[-pre]" (no build): what equality and display use. */
+  /** Every numeric part, padded with zeros to at least three ([major, minor, patch, …]). */
+  segments: number[];
+  /** Canonical "M.m.p[.x…][-pre]" (no build): what equality, display and download URLs use. */
   canonical: string;
 }
 
 const IDENT = '[0-9A-Za-z\\-~]+';
-// hashicorp/go-version's grammar (numeric parts limited to three, see README).
+// hashicorp/go-version's grammar (VersionRegexpRaw): any number of numeric parts.
 const MODULE_RE = new RegExp(
-  `^v?([0-9]+(?:\\.[0-9]+){0,2})` +
+  `^v?([0-9]+(?:\\.[0-9]+)*)` +
     `(?:-([0-9]+[0-9A-Za-z\\-~]*(?:\\.${IDENT})*)|(-?[A-Za-z\\-~]+[0-9A-Za-z\\-~]*(?:\\.${IDENT})*))?` +
     `(?:\\+(${IDENT}(?:\\.${IDENT})*))?$`,
 );
@@ -53,16 +56,21 @@ export function parseVersion(text: string, rules: VersionRules): ParsedVersion |
 }
 
 function make(raw: string, nums: number[], prerelease: string, build: string): ParsedVersion {
-  const [major, minor = 0, patch = 0] = nums;
-  const canonical = `${major}.${minor}.${patch}${prerelease ? `-${prerelease}` : ''}`;
-  return { raw, major, minor, patch, prerelease, build, specified: nums.length, canonical };
+  const segments = [...nums];
+  while (segments.length < 3) segments.push(0);
+  const [major, minor, patch] = segments;
+  const canonical = `${segments.join('.')}${prerelease ? `-${prerelease}` : ''}`;
+  return { raw, major, minor, patch, prerelease, build, specified: nums.length, segments, canonical };
 }
 
-/** Semantic-versioning precedence; build metadata is ignored. */
+/** Semantic-versioning precedence; build metadata is ignored; missing parts count as 0 (1.2.3 = 1.2.3.0). */
 export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
-  if (a.major !== b.major) return a.major < b.major ? -1 : 1;
-  if (a.minor !== b.minor) return a.minor < b.minor ? -1 : 1;
-  if (a.patch !== b.patch) return a.patch < b.patch ? -1 : 1;
+  const n = Math.max(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.segments[i] ?? 0;
+    const y = b.segments[i] ?? 0;
+    if (x !== y) return x < y ? -1 : 1;
+  }
   if (a.prerelease === b.prerelease) return 0;
   if (!a.prerelease) return 1;
   if (!b.prerelease) return -1;

@@ -16,7 +16,7 @@ const LIMIT_MS = 60_000;
 
 type Edit = { kind: 'delete' | 'insert' | 'truncate'; at: number; len: number; text: string };
 
-const PIECES = ['"', '{', '}', '[', ']', '(', ')', '=', '${', '%{', '~}', '<<EOT\n', '<<-X\n', '\n', '/*', '*/', '#', '//', ',', '.', '*', '?', ':', '=>', '...', 'for ', ' in ', 'if ', '\\', 'module "m" {', '\u00e9', '😀'];
+const PIECES = ['"', '{', '}', '[', ']', '(', ')', '=', '${', '%{', '~}', '<<EOT\n', '<<-X\n', '\n', '/*', '*/', '#', '//', ',', '.', '*', '?', ':', '=>', '...', '${ {', '"${foo(\n', 'for ', ' in ', 'if ', '\\', 'module "m" {', '\u00e9', '😀'];
 
 function applyEdits(text: string, edits: Edit[]): string {
   let t = text;

@@ -52,6 +52,30 @@ test('templates: interpolation, if/else and for directives, strip markers', () =
   assert.deepEqual(s.parts.map((p) => (p.kind === 'text' ? p.value : p.kind)), ['a', 'interpolation', 'b']);
 });
 
+test('templates: a ${…} sequence in a quoted string may span lines, as in HCL', () => {
+  const call = expr('"${join(",",\n  var.list)}-x"') as { parts: TemplatePart[] };
+  assert.deepEqual(call.parts.map((p) => p.kind), ['interpolation', 'text']);
+  assert.deepEqual(shape((call.parts[0] as { expr: Expression }).expr), {
+    kind: 'call', name: 'join', expandFinal: false,
+    args: [{ kind: 'literal', value: ',', quoting: 'quoted' }, { kind: 'getattr', name: 'list', target: { kind: 'variable', name: 'var' } }],
+  });
+  assert.deepEqual(shape((expr('"${\n  var.x\n}"') as { parts: TemplatePart[] }).parts), [
+    { kind: 'interpolation', expr: { kind: 'getattr', name: 'x', target: { kind: 'variable', name: 'var' } } },
+  ]);
+  const cond = expr('"${var.a ?\n  "p" : "q"}"') as { parts: TemplatePart[] };
+  assert.equal((cond.parts[0] as { expr: Expression }).expr.kind, 'conditional');
+  const obj = expr('"${jsonencode({\n  a = 1\n  b = 2\n})}"') as { parts: TemplatePart[] };
+  const arg = ((obj.parts[0] as { expr: Expression }).expr as { args: Expression[] }).args[0] as { items: unknown[] };
+  assert.equal(arg.items.length, 2);
+  assert.equal(expr('"%{ if a\n}yes%{ endif }"').kind, 'template');
+  // The attribute after a multi-line sequence is parsed normally.
+  const f = parseHcl('x = "${foo(1,\n  2)}"\ny = 3\n');
+  assert.deepEqual(f.diagnostics, []);
+  assert.deepEqual(f.body.items.map((i) => (i as Attribute).name), ['x', 'y']);
+  // A newline in the literal part of a quoted string still ends it (HCL rejects it too).
+  assert.match(parseHcl('x = "${a}\nb"\n').diagnostics[0].message, /Unterminated string/);
+});
+
 test('heredocs: plain and indented (<<-), with interpolation', () => {
   const src = 'x = <<EOT\nhello\n  world\nEOT\ny = 1\n';
   const f = parseHcl(src);

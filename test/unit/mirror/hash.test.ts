@@ -95,6 +95,13 @@ test('duplicate names: every occurrence hashes the last entry with that name (Go
   assert.equal(await h1OfZip(p), h1By([['second', 'f'], ['second', 'f']]));
 });
 
+test('an archive that unpacks to more than the limit is refused before it is hashed', async () => {
+  const p = join(dir, 'big.zip');
+  await writeZip(p, [{ name: 'a', data: Buffer.alloc(60_000) }, { name: 'b', data: Buffer.alloc(60_000) }]);
+  await assert.rejects(h1OfZip(p, undefined, 100_000), /unpacks to more than 100000 bytes/);
+  assert.match(await h1OfZip(p, undefined, 120_000), /^h1:/);
+});
+
 test('a file that is not a zip is rejected', async () => {
   const p = join(dir, 'not.zip');
   writeFileSync(p, 'this is not a zip archive at all, just text');

@@ -22,6 +22,38 @@ test('path segments from the network are validated; nothing escapes the root', (
   assert.throws(() => archiveFilename('aws', '../../x', 'linux_amd64'));
 });
 
+test('hostile hostnames never become a directory outside OUT', async () => {
+  const { hostnameToASCII } = await import('../../../src/engine/addresses');
+  // Unicode is written as punycode (what `tofu providers mirror` and the mirror protocol use).
+  assert.equal(safeHostname(hostnameToASCII('bücher.example')), 'xn--bcher-kva.example');
+  assert.equal(safeHostname(hostnameToASCII('ＢÜＣＨＥＲ．example:8443')), 'xn--bcher-kva.example:8443');
+  assert.throws(() => safeHostname('bücher.example'), /unsafe hostname/, 'raw Unicode is never a directory name');
+  const hostile = ['..', '.', '．．', '/etc', '/', 'a/../b', 'a\\..\\b', 'C:', 'c:\\windows', 'c:1', 'd:/x', '\\\\server\\share',
+    'a\0b', 'example.com\0', 'example.com.', '-a.com', 'a_b.com', '\u202ea.com', 'a:0', 'a:65536', 'a:', ':443', ' a.com'];
+  for (const h of hostile) {
+    let ascii: string;
+    try { ascii = hostnameToASCII(h); } catch { continue; } // refused even earlier
+    assert.throws(() => safeHostname(ascii), /unsafe hostname/, JSON.stringify(h));
+    const out = tmp();
+    const o = await MirrorOutput.open(out);
+    try {
+      assert.throws(() => o.providerDir({ ...parseProviderSource('example.com/acme/widget'), host: h }), /unsafe/, JSON.stringify(h));
+    } finally {
+      await o.close();
+    }
+    assert.deepEqual(readdirSync(out), [], `nothing created for ${JSON.stringify(h)}`);
+  }
+  for (const bad of ['../x', 'a/b', 'A', 'a.b', 'a\0', '', 'ｆｏｏ']) {
+    const o = await MirrorOutput.open(tmp());
+    try {
+      assert.throws(() => o.providerDir({ ...parseProviderSource('example.com/acme/widget'), namespace: bad }), /unsafe namespace/);
+      assert.throws(() => o.providerDir({ ...parseProviderSource('example.com/acme/widget'), type: bad }), /unsafe type/);
+    } finally {
+      await o.close();
+    }
+  }
+});
+
 test('place() writes index.json and V.json atomically and merges with what is there', async () => {
   const out = tmp();
   const addr = parseProviderSource('example.com/acme/widget');

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mirrorProviders } from '../../../src/engine/mirror';
+import { mirrorProviders, STEP_LABEL } from '../../../src/engine/mirror';
 import { NetworkMirrorClient } from '../../../src/engine/registry/network-mirror';
 import { Fixture, lockBlock, serveStatic, startFixture, validateMirror, writeConfig } from './fixture';
 
@@ -79,7 +79,10 @@ test('happy path: 3 providers × 3 platforms, layout, conformance walk, and a se
     await site.server.stop();
   }
 
-  // Second run, fresh engine: everything up to date, no archive or signature requested again.
+  // Second run, fresh engine: everything up to date, no archive or signature requested again;
+  // leftovers of a killed run are swept even though nothing in that directory is downloaded.
+  writeFileSync(join(alphaDir, '.1.1.0.json.0123456789ab.tmp'), '{"arch');
+  writeFileSync(join(alphaDir, '.terraform-provider-alpha_1.1.0_linux_amd64.zip.0123456789ab.part'), 'PK');
   fx.reg.server.resetLog();
   const again = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS });
   assert.equal(again.mirrored.length, 0);
@@ -87,6 +90,8 @@ test('happy path: 3 providers × 3 platforms, layout, conformance walk, and a se
   assert.deepEqual(again.failed, []);
   assert.equal(fx.reg.server.count('/files/'), 0);
   assert.equal(fx.reg.server.count('/v1/providers/acme/alpha/1.1.0/download'), 0);
+  assert.deepEqual(readdirSync(alphaDir).filter((f) => f.startsWith('.')), []);
+  assert.equal(await validateMirror(out), 9);
 });
 
 test('merge: a second configuration adds to an existing mirror and drops nothing', async () => {
@@ -123,9 +128,19 @@ test('lock file: the locked version is mirrored and must match the lock hashes',
   const r2 = await mirrorProviders({ engine: fx.engine(), dirs: [bad], out: out2, platforms: ['linux_amd64', 'darwin_arm64'] });
   assert.equal(r2.mirrored.length, 0);
   assert.deepEqual(r2.failed.map((f) => [f.version, f.platform, f.step]), [['1.0.0', 'darwin_arm64', 'lock-hash'], ['1.0.0', 'linux_amd64', 'lock-hash']]);
-  assert.match(r2.failed[0].message, /acme\/alpha 1\.0\.0 darwin_arm64: .*lock file/);
+  assert.match(r2.failed[0].message, /acme\/alpha 1\.0\.0 darwin_arm64: lock file hash check failed: package h1:\S+ zh:[0-9a-f]{64} matches none/);
   assert.ok(!existsSync(join(out2, host, 'acme', 'alpha', 'terraform-provider-alpha_1.0.0_linux_amd64.zip')));
   assert.equal(await validateMirror(out2), 0);
+
+  // Two configurations lock the same version: the package must satisfy both lock files.
+  const zhLock = writeConfig(fx.root, { alpha: { source: `${host}/acme/alpha` } }, lockBlock(`${host}/acme/alpha`, '1.0.0', [`zh:${good.sha256}`]));
+  const h1Lock = writeConfig(fx.root, { alpha: { source: `${host}/acme/alpha` } }, lockBlock(`${host}/acme/alpha`, '1.0.0', [r.mirrored[0].hashes[0]]));
+  const both = await mirrorProviders({ engine: fx.engine(), dirs: [zhLock, h1Lock], out: outDir(), platforms: ['linux_amd64'] });
+  assert.deepEqual(both.failed, []);
+  assert.equal(both.mirrored.length, 1);
+  const conflict = await mirrorProviders({ engine: fx.engine(), dirs: [bad, zhLock], out: outDir(), platforms: ['linux_amd64'] });
+  assert.deepEqual(conflict.failed.map((f) => f.step), ['lock-hash']);
+  assert.ok(conflict.failed[0].message.includes(join(bad, '.terraform.lock.hcl')), conflict.failed[0].message);
 });
 
 test('each verification failure rejects exactly that archive, naming provider, version, platform and step', async () => {
@@ -157,7 +172,8 @@ test('each verification failure rejects exactly that archive, naming provider, v
   for (const f of r.failed) {
     assert.equal(f.provider, `${host}/acme/delta`);
     assert.equal(f.version, '1.0.0');
-    assert.match(f.message, new RegExp(`acme/delta 1\\.0\\.0 ${f.platform}: `));
+    // The message stands alone: provider, version, platform and the step, in words.
+    assert.ok(f.message.startsWith(`${host}/acme/delta 1.0.0 ${f.platform}: ${STEP_LABEL[f.step]}: `), f.message);
   }
   assert.match(r.failed.find((f) => f.platform === 'windows_amd64')!.message, /not one of the registry's signing keys/);
   assert.match(r.failed.find((f) => f.platform === 'darwin_arm64')!.message, /does not verify/);
@@ -207,6 +223,12 @@ test('chained mirrors: --from-mirror takes archives from an existing mirror, ver
     const out2 = outDir();
     const r2 = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out: out2, platforms: ['linux_amd64'], fromMirror: site.url });
     assert.deepEqual(r2.failed.map((f) => f.step), ['mirror-hash']);
+    // The network-mirror client (what `tofu init` does) refuses it too and removes the download.
+    const client = new NetworkMirrorClient(site.url, fx.engine().http);
+    const a = (await client.listArchives({ host, namespace: 'acme', type: 'beta' }, '0.3.0')).linux_amd64;
+    const dest = join(outDir(), 'a.zip');
+    await assert.rejects(client.fetchArchive(a, dest, { maxBytes: 1 << 24 }), /does not match any of the mirror's hashes/);
+    assert.ok(!existsSync(dest));
     writeFileSync(zip, original);
     assert.equal(sha256(readFileSync(zip)), fx.pkg('acme', 'beta', '0.3.0', 'linux_amd64').sha256);
   } finally {

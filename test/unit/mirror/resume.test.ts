@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
@@ -78,13 +78,47 @@ test('a killed CLI process leaves a valid mirror that the next run completes', a
   for (const t of ['one_1.0.0', 'two_2.0.0']) for (const p of PLATFORMS) fx.files.fault(`terraform-provider-${t}_${p}.zip`, undefined);
 
   assert.ok(existsSync(join(out, LOCK_NAME)), 'the killed run left its lock');
-  const placed = await validateMirror(out);
+  const placed = await validateMirror(out, { allowTemp: true });
   assert.ok(placed >= 1 && placed < 8, `placed ${placed}`);
+  // Whatever temp files the kill left (a .part download, a half-written .tmp JSON) are swept by
+  // the next run, also from a provider directory where nothing needs downloading.
+  const pdir = join(out, fx.reg.host, 'slow', 'one');
+  mkdirSync(pdir, { recursive: true });
+  writeFileSync(join(pdir, '.1.0.0.json.deadbeef.tmp'), '{"archives":');
   const again = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS });
   assert.deepEqual(again.failed, []);
   assert.equal(again.upToDate.length + again.mirrored.length, 8);
   assert.ok(again.upToDate.length >= placed);
   assert.equal(await validateMirror(out), 8);
+});
+
+test('Ctrl+C (SIGINT) stops the CLI cleanly: JSON report with cancelled archives, lock released, no temp files', async () => {
+  const out = outDir();
+  const dir = config();
+  for (const t of ['one_1.0.0', 'two_2.0.0']) {
+    for (const p of PLATFORMS) fx.files.fault(`terraform-provider-${t}_${p}.zip`, { kind: 'delay', ms: 300 });
+  }
+  const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
+  const child = spawn(process.execPath, [cli, 'mirror', '--json', '--no-cache', '--out', out, '--concurrency', '2',
+    '--ca-file', fx.reg.caCertPath, ...PLATFORMS.flatMap((p) => ['--platform', p]), dir],
+  { env: { HOME: fx.root, PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let stdout = '';
+  child.stdout!.on('data', (d) => { stdout += d; });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  const listed = () => existsSync(join(out, fx.reg.host, 'slow')) &&
+    readdirSync(join(out, fx.reg.host, 'slow')).some((t) => existsSync(join(out, fx.reg.host, 'slow', t, 'index.json')));
+  while (!listed() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  child.kill('SIGINT');
+  const code = await exited;
+  for (const t of ['one_1.0.0', 'two_2.0.0']) for (const p of PLATFORMS) fx.files.fault(`terraform-provider-${t}_${p}.zip`, undefined);
+  assert.equal(code, 1);
+  const doc = JSON.parse(stdout);
+  assert.ok(doc.mirrored.length >= 1 && doc.mirrored.length < 8, stdout);
+  assert.ok(doc.failed.length >= 1 && doc.failed.every((f: { step: string }) => f.step === 'cancelled'), stdout);
+  assert.equal(doc.mirrored.length + doc.failed.length, 8);
+  assert.ok(!existsSync(join(out, LOCK_NAME)), 'lock released');
+  assert.equal(await validateMirror(out), doc.mirrored.length);
 });
 
 function capture() {
@@ -106,12 +140,40 @@ test('CLI: mirror --json prints the documented shape and exits 1 when anything f
     [['provider', 'version', 'platform', 'step', 'message'], 'solaris_sparc', 'metadata'],
     [['provider', 'version', 'platform', 'step', 'message'], 'solaris_sparc', 'metadata'],
   ]);
+  // An unchanged re-run (a new process in real life): discovery and version lists come from the
+  // CLI's disk cache and the archives are up to date, so the registry sees no request at all.
+  fx.reg.server.resetLog();
   const io2 = capture();
   assert.equal(await main(['mirror', '--json', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', dir], io2), 0);
   const doc2 = JSON.parse(io2.out);
   assert.equal(doc2.mirrored.length, 0);
   assert.equal(doc2.upToDate.length, 2);
+  assert.deepEqual(fx.reg.server.requests.map((r) => r.path), []);
+  // --no-cache asks the registry again (but still downloads nothing).
+  const io3 = capture();
+  assert.equal(await main(['mirror', '--json', '--no-cache', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', dir], io3), 0);
+  assert.ok(fx.reg.server.count('/v1/providers/slow/one/versions') >= 1);
+  assert.equal(fx.reg.server.count('/files/'), 0);
   assert.equal(await main(['mirror', '--platform', 'linux', dir], capture()), 2);
+});
+
+test('CLI: human output — per-archive progress on stderr; summary and every failure on stdout, grouped across platforms', async () => {
+  const out = outDir();
+  const dir = writeConfig(fx.root, { one: { source: `${fx.reg.host}/slow/one` }, gone: { source: `${fx.reg.host}/slow/gone` } });
+  const io = capture();
+  const code = await main(['mirror', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', '--platform', 'solaris_sparc', dir], io);
+  assert.equal(code, 1);
+  const host = fx.reg.host;
+  assert.deepEqual(io.err.trim().split('\n').map((l) => l.replace(/:(?: fetching).*$/, '')).sort(), [
+    `FAILED     ${host}/slow/one 1.0.0 solaris_sparc`,
+    `mirrored   ${host}/slow/one 1.0.0 linux_amd64`,
+  ]);
+  const lines = io.out.trim().split('\n');
+  assert.equal(lines[0], `${out}: 1 mirrored, 0 up to date, 3 failed`);
+  // The unknown provider fails the same way on both platforms: one line naming both.
+  assert.match(lines[1], new RegExp(`^FAILED ${host}/slow/gone \\(any version\\) linux_amd64, solaris_sparc: choosing the version failed: .*404`));
+  assert.match(lines[2], new RegExp(`^FAILED ${host}/slow/one 1\\.0\\.0 solaris_sparc: fetching the package metadata failed: `));
+  assert.equal(lines.length, 3);
 });
 
 test('CLI: hash prints h1 and zh per file, --json as [{path,h1,zh}]', async () => {

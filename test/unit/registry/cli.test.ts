@@ -1,15 +1,27 @@
 // tofu-registry discover | versions | resolve: exact JSON shapes (a public contract) and failures.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
+import { tempDir } from '../../support/registry-helpers';
 import { withRegistry } from '../../support/registry-helpers';
 
+const temps: Array<{ path: string; remove: () => void }> = [];
+after(() => temps.forEach((t) => t.remove()));
+function freshDir(): string {
+  const t = tempDir('tofu-registry-cli-cache-');
+  temps.push(t);
+  return t.path;
+}
+
+/** Every run gets its own empty cache (XDG_CACHE_HOME in a temp dir) unless the env names one. */
 async function run(args: string[], env: NodeJS.ProcessEnv = { HOME: '/nonexistent' }) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env, cwd: process.cwd() });
+  const e = { XDG_CACHE_HOME: freshDir(), ...env };
+  const code = await main(args, { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: e, cwd: process.cwd() });
   return { code, stdout, stderr };
 }
 
@@ -98,7 +110,7 @@ test('cli usage errors exit 2; NODE_EXTRA_CA_CERTS is honoured', () => withRegis
 test('cli as a real process (compiled): exit codes', () => withRegistry({}, async (reg) => {
   const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
   const go = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { HOME: '/nonexistent', PATH: process.env.PATH } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env: { HOME: '/nonexistent', XDG_CACHE_HOME: freshDir(), PATH: process.env.PATH } }, (err, stdout, stderr) => {
       resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr });
     });
   });
@@ -108,4 +120,52 @@ test('cli as a real process (compiled): exit codes', () => withRegistry({}, asyn
   const fail = await go(['discover', '127.0.0.1:9', '--json']);
   assert.equal(fail.code, 1);
   assert.match(fail.stderr, /^tofu-registry: service discovery for 127\.0\.0\.1:9 failed: cannot connect to 127\.0\.0\.1:9: connection refused/);
+}));
+
+test('cli disk cache: a second run answers from $XDG_CACHE_HOME/tofu-registry without any request', () => withRegistry({}, async (reg) => {
+  const cache = freshDir();
+  const env = { HOME: '/nonexistent', XDG_CACHE_HOME: cache };
+  const ca = ['--ca-file', reg.caCertPath];
+  const first = await run(['discover', reg.host, '--json', ...ca], env);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(JSON.parse(first.stdout).cached, false);
+  const v1 = await run(['versions', `${reg.host}/acme/network/aws`, '--json', ...ca], env);
+  assert.equal(v1.code, 0, v1.stderr);
+  const p1 = await run(['versions', `${reg.host}/acme/widget`, '--provider', '--json', ...ca], env);
+  assert.equal(p1.code, 0, p1.stderr);
+  assert.equal(reg.server.count('/.well-known/terraform.json'), 1);
+  const dir = join(cache, 'tofu-registry');
+  assert.deepEqual(readdirSync(dir).sort(), ['discovery', 'module-versions', 'provider-versions']);
+  assert.equal(statSync(join(dir, 'discovery')).mode & 0o777, 0o700);
+  const file = join(dir, 'discovery', readdirSync(join(dir, 'discovery'))[0]);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+
+  // a new process (a new Engine) with the same cache: discovery and version lists from disk
+  const before = reg.server.requests.length;
+  const second = await run(['discover', reg.host, '--json', ...ca], env);
+  assert.deepEqual(JSON.parse(second.stdout), { ...JSON.parse(first.stdout), cached: true });
+  const v2 = await run(['versions', `${reg.host}/acme/network/aws`, '--json', ...ca], env);
+  assert.deepEqual(JSON.parse(v2.stdout), JSON.parse(v1.stdout));
+  const p2 = await run(['versions', `${reg.host}/acme/widget`, '--provider', '--json', ...ca], env);
+  assert.deepEqual(JSON.parse(p2.stdout), JSON.parse(p1.stdout));
+  assert.equal(reg.server.requests.length, before, 'no request at all on the warm run');
+
+  // --no-cache: memory only, nothing read or written
+  const fresh = await run(['discover', reg.host, '--json', '--no-cache', ...ca], env);
+  assert.equal(JSON.parse(fresh.stdout).cached, false);
+  assert.equal(reg.server.count('/.well-known/terraform.json'), 2);
+  // --cache-dir DIR (relative to the working directory) instead of the default
+  const other = freshDir();
+  const a = await run(['discover', reg.host, '--json', '--cache-dir', join(other, 'c'), ...ca], env);
+  const b = await run(['discover', reg.host, '--json', `--cache-dir=${join(other, 'c')}`, ...ca], env);
+  assert.deepEqual([JSON.parse(a.stdout).cached, JSON.parse(b.stdout).cached], [false, true]);
+  assert.ok(existsSync(join(other, 'c', 'discovery')));
+  assert.equal((await run(['discover', reg.host, '--no-cache', '--cache-dir', other], env)).code, 2);
+}));
+
+test('cli default cache dir: ~/.cache/tofu-registry without XDG_CACHE_HOME', () => withRegistry({}, async (reg) => {
+  const home = freshDir();
+  const r = await run(['discover', reg.host, '--json', '--ca-file', reg.caCertPath], { HOME: home, XDG_CACHE_HOME: '' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(existsSync(join(home, '.cache', 'tofu-registry', 'discovery')));
 }));

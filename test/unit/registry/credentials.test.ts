@@ -116,3 +116,28 @@ test('credentials: Bearer token only to its host (including port), never logged'
     dir.remove();
   }
 }));
+
+test('credentials: a credentials_helper is not run, and a 401 from a host without a token says so', () => withRegistry({ token: 'tok' }, async (reg) => {
+  const dir = tempDir();
+  try {
+    const rc = join(dir.path, 'tofurc');
+    writeFileSync(rc, 'credentials_helper "vault" {\n  args = ["--mount", "kv"]\n}\n');
+    const engine = testEngine(reg, { cliConfigFile: rc });
+    assert.deepEqual(engine.credentials.credentialsHelper(), { name: 'vault', file: rc });
+    assert.ok(engine.logs.some((l) => l.level === 'warn' && l.message.includes('credentials_helper "vault"')));
+    reg.setFault('/v1/modules/acme/network/aws/versions', '401');
+    await assert.rejects(engine.listModuleVersions(`${reg.host}/acme/network/aws`), (e: unknown) => e instanceof RegistryError && e.code === 'unauthorized'
+      && e.message.endsWith(`(credentials_helper "vault" (${rc}) is not supported by tofu-registry; set TF_TOKEN_… or a credentials block for this host instead)`));
+    await engine.dispose();
+    // JSON form; and a host that has a token gets no such hint
+    const json = join(dir.path, 'config.tfrc.json');
+    writeFileSync(json, JSON.stringify({ credentials_helper: { keychain: {} }, credentials: { [reg.host]: { token: 'tok' } } }));
+    const store = new CredentialStore({ env: { HOME: '/nonexistent', TF_CLI_CONFIG_FILE: json } });
+    assert.equal(store.credentialsHelper()?.name, 'keychain');
+    assert.equal(store.authHint(reg.host), undefined);
+    assert.match(String(store.authHint('other.example')), /credentials_helper "keychain"/);
+    assert.equal(new CredentialStore({ env: { HOME: '/nonexistent' } }).authHint('x.example'), undefined);
+  } finally {
+    dir.remove();
+  }
+}));

@@ -169,3 +169,35 @@ test('redirects: bounded chain, no downgrade to plain HTTP', () => withRegistry(
     && e.message === `refusing to follow a redirect from HTTPS to HTTP (${reg.origin}/downgrade → http://127.0.0.1:9/x)`);
   await engine.dispose();
 }));
+
+test('downloads: a body trickling in slower than the deadline fails with a timeout, not never', () => withRegistry({}, async (reg) => {
+  const engine = testEngine(reg, { timeoutMs: 5_000 });
+  reg.setFault('/files/slow', 'slow-body'); // a byte every 100 ms: never idle for timeoutMs
+  const started = Date.now();
+  const res = await engine.http.download(`${reg.origin}/files/slow`, { maxBytes: 1024 * 1024, deadlineMs: 800 });
+  await assert.rejects((async () => { for await (const _ of res.body) { /* drain */ } })(), (e: unknown) => e instanceof RegistryError
+    && e.code === 'timeout' && e.message === `download of ${reg.origin}/files/slow did not finish within 0.8 s (${reg.host} is too slow)`);
+  const ms = Date.now() - started;
+  assert.ok(ms >= 700 && ms < 2_500, `took ${ms} ms`);
+  // the deadline also covers a server that never answers
+  reg.setFault('/files/hang', 'hang');
+  await assert.rejects(engine.http.download(`${reg.origin}/files/hang`, { maxBytes: 100, deadlineMs: 500 }),
+    (e: unknown) => e instanceof RegistryError && e.code === 'timeout' && /did not finish within 0\.5 s/.test(e.message));
+  await engine.dispose();
+}));
+
+test('URLs with user information: the secret never appears in messages, error objects or logs', () => withRegistry({}, async (reg) => {
+  const engine = testEngine(reg);
+  reg.setFault('/files/private', '401');
+  const secretUrl = `https://deploy:pa55w0rd@${reg.host}/files/private.zip`;
+  let caught: unknown;
+  try { await engine.http.download(secretUrl, { maxBytes: 100 }); } catch (err) { caught = err; }
+  assert.ok(caught instanceof RegistryError && caught.code === 'unauthorized', String(caught));
+  assert.equal(caught.url, `https://***@${reg.host}/files/private.zip`);
+  assert.match(caught.message, /\(401 Unauthorized\) for https:\/\/\*\*\*@127\.0\.0\.1:\d+\/files\/private\.zip/);
+  assert.equal(reg.server.requests.at(-1)?.authorization, undefined, 'user information is not sent either');
+  reg.setFault('/files/private', 'wrong-type');
+  await assert.rejects(engine.http.getJson(secretUrl), (e: unknown) => e instanceof RegistryError && !e.message.includes('pa55w0rd') && !String(e.url).includes('pa55w0rd'));
+  assert.ok(engine.logs.length > 0 && engine.logs.every((l) => !l.message.includes('pa55w0rd')), 'never logged');
+  await engine.dispose();
+}));

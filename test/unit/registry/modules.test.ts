@@ -93,3 +93,15 @@ test('modules: version lists survive a restart through the disk cache', () => wi
     dir.remove();
   }
 }));
+
+test('modules: a four-part release version is listed, selected and resolved as tofu init does', () => withRegistry({}, async (reg) => {
+  reg.addModule({ namespace: 'corp', name: 'legacy', system: 'aws', versions: ['1.2.3', '1.2.3.4', '1.2.3.4-rc1', '1.1.0'] });
+  const engine = testEngine(reg);
+  const list = await engine.listModuleVersions(`${reg.host}/corp/legacy/aws`);
+  assert.deepEqual(list.versions, ['1.2.3.4', '1.2.3.4-rc1', '1.2.3', '1.1.0']);
+  assert.deepEqual(list.invalid, []);
+  const r = await engine.resolveDownloadLocation(`${reg.host}/corp/legacy/aws`, '1.2.3.4');
+  assert.equal(r.version, '1.2.3.4');
+  assert.equal(r.downloadUrl, `${reg.origin}/v1/modules/corp/legacy/aws/1.2.3.4/download`);
+  await engine.dispose();
+}));

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { sendJson } from '../../support/https-server';
-import { testEngine, withRegistry } from '../../support/registry-helpers';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, testEngine, withRegistry } from '../../support/registry-helpers';
 
 const isErr = (code: string, re: RegExp) => (e: unknown) => e instanceof RegistryError && e.code === code && re.test(e.message);
 
@@ -63,7 +65,13 @@ test('providers: invalid package metadata is refused (shasum, filename, URLs)', 
 
 test('downloads: streamed, size-capped, status checked, no credentials', () => withRegistry({ token: 'tok' }, async (reg) => {
   reg.addFile('/files/big.bin', Buffer.alloc(5000, 1));
-  const engine = testEngine(reg, { env: { HOME: '/nonexistent', TF_TOKEN_127_0_0_1: 'tok' } });
+  const dir = tempDir();
+  const rc = join(dir.path, 'tofurc');
+  writeFileSync(rc, `credentials "${reg.host}" {\n  token = "tok"\n}\n`);
+  const engine = testEngine(reg, { cliConfigFile: rc });
+  // the token is configured for exactly this host: API requests carry it, downloads never do
+  await engine.listModuleVersions(`${reg.host}/acme/network/aws`);
+  assert.ok(reg.server.requests.filter((r) => r.path.startsWith('/v1/')).every((r) => r.authorization === 'Bearer tok'));
   const ok = await engine.http.download(`${reg.origin}/files/big.bin`, { maxBytes: 10_000 });
   let n = 0;
   for await (const c of ok.body) n += (c as Buffer).length;
@@ -73,6 +81,9 @@ test('downloads: streamed, size-capped, status checked, no credentials', () => w
   reg.setFault('/files/huge', 'huge-body');
   const huge = await engine.http.download(`${reg.origin}/files/huge`, { maxBytes: 1024 * 1024 });
   await assert.rejects((async () => { for await (const _ of huge.body) { /* drain */ } })(), isErr('too-large', /larger than the 1 MiB limit/));
-  assert.ok(reg.server.requests.filter((r) => r.path.startsWith('/files/')).every((r) => r.authorization === undefined));
+  const downloads = reg.server.requests.filter((r) => r.path.startsWith('/files/'));
+  assert.equal(downloads.length, 4);
+  assert.ok(downloads.every((r) => r.authorization === undefined));
   await engine.dispose();
+  dir.remove();
 }));

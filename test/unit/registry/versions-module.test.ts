@@ -97,3 +97,30 @@ test('module constraints: descriptions for hovers', () => {
   assert.equal(describeConstraint('> 1, <= 3', 'module'), 'above 1.0.0 and at most 3.0.0');
   assert.match(describeConstraint('=> 1', 'module'), /malformed/);
 });
+
+test('module versions with more than three numeric parts (go-version accepts them, and so does tofu init)', () => {
+  const four = v('1.2.3.4');
+  assert.equal(four.canonical, '1.2.3.4');
+  assert.deepEqual([four.major, four.minor, four.patch, four.specified], [1, 2, 3, 4]);
+  assert.equal(v('v2.0.0.1').canonical, '2.0.0.1');
+  const table: Array<[string, string, boolean]> = [
+    ['1.2.3.4', '1.2.3.4', true], ['1.2.3', '1.2.3.0', true], ['1.2.3.0', '1.2.3', true], ['1.2.3', '1.2.3.1', false],
+    ['> 1.2.3', '1.2.3.1', true], ['< 1.2.3.1', '1.2.3', true], ['>= 1.2.3.5', '1.2.3.4', false],
+    ['~> 1.2.3.4', '1.2.3.9', true], ['~> 1.2.3.4', '1.2.4.0', false], ['~> 1.2.3.4', '1.2.3.3', false],
+    ['~> 1.2.3.4', '1.2.4', false], // go-version: a version with fewer parts than the constraint never matches "~>"
+    ['~> 1.2.3', '1.2.9.9', true], ['~> 1.2.3', '1.3.0.0', false], ['~> 1.2', '1.9.0.1', true], ['~> 1', '5.0.0.1', true],
+  ];
+  for (const [c, ver, want] of table) {
+    assert.equal(matchesConstraint(v(ver), parseConstraint(c, 'module')), want, `${ver} ${want ? 'should' : 'should not'} match "${c}"`);
+  }
+  const sel = selectVersions(['1.2.3', '1.2.3.4', '1.2.10', '1.2.3.4-beta', '1.3.0'], '~> 1.2.3', 'module');
+  assert.deepEqual(sel.versions, ['1.3.0', '1.2.10', '1.2.3.4', '1.2.3.4-beta', '1.2.3']);
+  assert.deepEqual(sel.matching, ['1.2.10', '1.2.3.4', '1.2.3']);
+  assert.equal(sel.selected, '1.2.10');
+  // a four-part prerelease is never selected: tofu init re-parses prereleases with go-versions, which refuses it
+  assert.equal(selectVersions(['1.2.3.4-beta'], '1.2.3.4-beta', 'module').selected, null);
+  assert.equal(describeConstraint('~> 1.2.3.4', 'module'), 'at least 1.2.3.4 and below 1.2.4');
+  assert.equal(describeConstraint('~> 1.2.3', 'module'), 'at least 1.2.3 and below 1.3.0');
+  // providers stay at three parts (apparentlymart/go-versions)
+  assert.match(parseVersion('1.2.3.4', 'provider') as string, /too many numbered portions/);
+});

@@ -4,6 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertText } from '../../../src/engine/types/text';
+import { convertValue } from '../../../src/engine/types/convert';
+import { parseTypeText } from '../../../src/engine/types/text';
+import { formatValue } from '../../../src/engine/types/render';
+import { Value, num, str } from '../../../src/engine/types/value';
+import { NUMBER, STRING } from '../../../src/engine/types/model';
 
 function ok(type: string, value: string, expected: string) {
   const r = convertText(type, value);
@@ -238,4 +243,45 @@ test('type and value syntax errors are reported as such', () => {
   assert.match(r.error!.message, /Keyword "lst" is not a valid type constructor/);
   const v = convertText('string', '[1,');
   assert.equal(v.error?.kind, 'value');
+});
+
+// Values of collection types do not come from literals (a literal is a tuple or an object); they
+// come from an earlier conversion, e.g. a variable's converted default. The spec's rules for them:
+function convTyped(v: Value, type: string): { value?: string; error?: string } {
+  const t = parseTypeText(type);
+  assert.deepEqual(t.diagnostics, []);
+  const r = convertValue(v, t.type);
+  return r.ok ? { value: formatValue(r.value) } : { error: r.error.message };
+}
+
+test('spec: map → object needs the required keys, extra keys are dropped (map → object → map is lossy)', () => {
+  const m: Value = { kind: 'map', elementType: STRING, entries: [{ name: 'id', value: str('vpc-1') }, { name: 'name', value: str('x') }, { name: 'zone', value: str('a') }] };
+  assert.deepEqual(convTyped(m, 'object({id = string, name = string})'), { value: '{\n  "id" = "vpc-1"\n  "name" = "x"\n}' });
+  assert.deepEqual(convTyped(m, 'object({id = string, cidr_block = string})'), { error: 'attribute "cidr_block" is required by object type' });
+  const back = convertValue(m, parseTypeText('object({id = string})').type);
+  assert.ok(back.ok);
+  assert.deepEqual(convTyped((back as { value: Value }).value, 'map(string)'), { value: 'tomap({\n  "id" = "vpc-1"\n})' });
+});
+
+test('spec: list → tuple only with exactly the required number of elements; set → list/tuple in set order', () => {
+  const l: Value = { kind: 'list', elementType: NUMBER, elements: [num(1), num(2)] };
+  assert.deepEqual(convTyped(l, 'tuple([string, number])'), { value: '[\n  "1",\n  2,\n]' });
+  assert.deepEqual(convTyped(l, 'tuple([number])'), { error: 'a list of exactly 1 element is required by the tuple type, but got 2' });
+  assert.deepEqual(convTyped(l, 'tuple([number, number, number])'), { error: 'a list of exactly 3 elements is required by the tuple type, but got 2' });
+  // a set of strings is in lexical order; converting to a list or tuple keeps that order
+  const set = convertValue({ kind: 'tuple', elements: [str('b'), str('c'), str('a'), str('b')] }, parseTypeText('set(string)').type);
+  assert.ok(set.ok);
+  const sv = (set as { value: Value }).value;
+  assert.deepEqual(convTyped(sv, 'list(string)'), { value: 'tolist([\n  "a",\n  "b",\n  "c",\n])' });
+  assert.deepEqual(convTyped(sv, 'tuple([string, string, string])'), { value: '[\n  "a",\n  "b",\n  "c",\n]' });
+  assert.deepEqual(convTyped(sv, 'tuple([string])'), { error: 'a set of exactly 1 element is required by the tuple type, but got 3' });
+});
+
+test('spec examples: object and map literals (colon or equals, quoted keys)', () => {
+  ok('object({ name=string, age=number })', '{\n  name = "John"\n  age = 52\n}', '{\n  "age" = 52\n  "name" = "John"\n}');
+  ok('map(string)', '{ "foo": "bar", "bar": "baz" }', 'tomap({\n  "bar" = "baz"\n  "foo" = "bar"\n})');
+  ok('map(string)', '{ foo = "bar", bar = "baz" }', 'tomap({\n  "bar" = "baz"\n  "foo" = "bar"\n})');
+  ok('map(number)', '{ "1a" = 1 }', 'tomap({\n  "1a" = 1\n})');
+  // the `settings` example: any passes a value through unchanged
+  ok('any', '{ a = [1, "x"], b = { c = true } }', '{\n  "a" = [\n    1,\n    "x",\n  ]\n  "b" = {\n    "c" = true\n  }\n}');
 });

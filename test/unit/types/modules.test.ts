@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { loadFile } from '../../../src/engine/config/files';
 import { ModuleResolver } from '../../../src/engine/modules/resolve';
 import { checkFile } from '../../../src/engine/modules/check';
+import { variableReferenceAt, variablesOfDirectory } from '../../../src/engine/modules/variables';
+import { extractFile, parseHcl } from '../../../src/engine/config';
 import { inputCursor, moduleInputCompletions, variableMarkdown } from '../../../src/engine/modules/inputs';
 import { main } from '../../../src/cli';
 
@@ -162,4 +164,80 @@ test('JSON syntax: variable types are type expressions in strings; defaults are 
   assert.equal(vars[1].diagnostics.length, 1);
   assert.match(vars[1].diagnostics[0].message, /attribute "k": a number is required, but got "v"/);
   assert.equal(slice(text, vars[1].diagnostics[0].range), '"v"');
+});
+
+test('override files: merged argument by argument, the default re-converted to the overridden type', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'types-override-'));
+  try {
+    const mod = join(dir, 'mod');
+    mkdirSync(mod);
+    writeFileSync(join(mod, 'variables.tf'), [
+      'variable "port" {\n  type        = string\n  default     = "8080"\n  description = "Listen port."\n  sensitive   = false\n}',
+      'variable "name" {\n  type = string\n  default = "web"\n}',
+      'variable "size" {\n  type = number\n}',
+    ].join('\n'));
+    writeFileSync(join(mod, 'override.tf'), [
+      // type only: the base default "8080" is converted to the new type
+      'variable "port" {\n  type      = number\n  sensitive = true\n}',
+      // type only, and the base default "web" does not convert: an error on the override
+      'variable "name" {\n  type = number\n}',
+      // default only: the variable stops being required; the type stays
+      'variable "size" {\n  default = 3\n}',
+      'variable "ghost" {\n  default = 1\n}',
+    ].join('\n'));
+    const r = await new ModuleResolver({}).resolve({ callerDir: dir, name: 'm', source: './mod' });
+    const v = Object.fromEntries(r.iface.variables.map((x) => [x.name, x]));
+    assert.deepEqual(Object.keys(v).sort(), ['name', 'port', 'size'], 'an override cannot declare a new variable');
+    assert.equal(v.port.typeText, 'number');
+    assert.deepEqual(v.port.default, { kind: 'number', value: '8080' });
+    assert.equal(v.port.description, 'Listen port.', 'arguments the override does not set are kept');
+    assert.equal(v.port.sensitive, true);
+    assert.equal(v.size.required, false);
+    assert.equal(v.size.typeText, 'number');
+    assert.deepEqual(v.size.default, { kind: 'number', value: '3' });
+    const merge = r.iface.overrideDiagnostics.map((d) => d.diagnostic.message);
+    assert.equal(merge.length, 2, merge.join('\n'));
+    assert.match(merge[0], /overridden default value is not compatible with the variable's type constraint number: a number is required/);
+    assert.match(merge[1], /Missing base variable declaration to override: there is no variable named "ghost"/);
+    // types check reports the merge errors on the override file
+    writeFileSync(join(dir, 'main.tf'), 'module "m" {\n  source = "./mod"\n}\n');
+    const out = await run(['types', 'check', '--json', 'mod'], dir);
+    assert.equal(out.code, 1);
+    const diags = (JSON.parse(out.stdout) as { diagnostics: { path: string; message: string }[] }).diagnostics;
+    assert.deepEqual(diags.map((d) => [d.path, /not compatible|Missing base/.exec(d.message)?.[0]]), [
+      [join('mod', 'override.tf'), 'not compatible'], [join('mod', 'override.tf'), 'Missing base'],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('var.NAME references: found under the cursor, resolved against the directory with unsaved text in place', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'types-refs-'));
+  try {
+    writeFileSync(join(dir, 'variables.tf'), 'variable "region" {\n  type        = string\n  default     = "eu-west-1"\n  description = "Where."\n}\n');
+    writeFileSync(join(dir, 'variables_override.tf'), 'variable "region" {\n  nullable = false\n}\n');
+    writeFileSync(join(dir, 'main.tf'), 'old on disk\n');
+    const text = 'locals {\n  r = "${var.region}-x"\n  t = var.tags.team\n  n = local.r\n}\nvariable "tags" {\n  type = map(string)\n}\n';
+    const file = parseHcl(text);
+    const at = (needle: string, delta = 0) => {
+      const off = text.indexOf(needle) + delta;
+      const line = text.slice(0, off).split('\n').length - 1;
+      return { line, character: off - text.lastIndexOf('\n', off - 1) - 1 };
+    };
+    const r1 = variableReferenceAt(file, at('var.region', 5).line, at('var.region', 5).character);
+    assert.equal(r1?.name, 'region');
+    assert.equal(text.slice(r1!.range.start.offset, r1!.range.end.offset), 'var.region');
+    const r2 = variableReferenceAt(file, at('var.tags', 1).line, at('var.tags', 1).character);
+    assert.equal(r2?.name, 'tags');
+    assert.equal(variableReferenceAt(file, at('local.r', 2).line, at('local.r', 2).character), undefined);
+    const iface = await variablesOfDirectory({ path: join(dir, 'main.tf'), text, file, summary: extractFile(file, text), override: false });
+    const region = iface.variables.find((v) => v.name === 'region')!;
+    assert.equal(region.typeText, 'string');
+    assert.equal(region.description, 'Where.');
+    assert.equal(region.nullable, false, 'the override file is merged');
+    assert.equal(iface.variables.find((v) => v.name === 'tags')?.typeText, 'map(string)', 'the unsaved text is used, not the file on disk');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -36,7 +36,6 @@ test('keywords and constructors, nested', () => {
   assert.equal(canon('map(bool)'), 'map(bool)');
   assert.equal(canon('list'), 'list(any)');
   assert.equal(canon('map'), 'map(any)');
-  assert.equal(canon('set'), 'set(any)');
   assert.equal(canon('object({ name = string, age = number })'), 'object({age=number,name=string})');
   assert.equal(canon('tuple([string, number, bool])'), 'tuple([string,number,bool])');
   assert.equal(canon('map(list(object({ a = tuple([set(string)]), b = map(any) })))'),
@@ -47,6 +46,17 @@ test('keywords and constructors, nested', () => {
     'object({w=optional(object({i=optional(string,"index.html")}),{})})');
   assert.equal(canon('object({})'), 'object({})');
   assert.equal(canon('tuple([])'), 'tuple([])');
+});
+
+test('bare set: accepted as set(any) (the issue lists it) with a warning that OpenTofu rejects it', () => {
+  const r = parseTypeText('set');
+  assert.equal(renderType(r.type), 'set(any)');
+  assert.equal(r.diagnostics.length, 1);
+  assert.equal(r.diagnostics[0].severity, 'warning');
+  assert.match(r.diagnostics[0].message, /OpenTofu rejects it.*Write set\(any\)/);
+  // bare list / map are OpenTofu's own shorthands: no diagnostic
+  assert.deepEqual(parseTypeText('list').diagnostics, []);
+  assert.deepEqual(parseTypeText('map').diagnostics, []);
 });
 
 test('pretty rendering spells out optional attributes and defaults', () => {
