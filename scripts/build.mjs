@@ -19,15 +19,18 @@ const common = {
 };
 const IMPORT_META_URL = 'var __bundle_import_meta_url = require("url").pathToFileURL(__filename).href;';
 
-// Dependencies the editor needs only for some commands (openpgp: mirror signatures; tar, yauzl:
-// module archives and provider zips) go to dist/vendor/<name>.js. The extension bundle gets a stub
+// Dependencies needed only for some commands (openpgp: mirror signatures; tar, yauzl: module
+// archives and provider zips) go to dist/vendor/<name>.js. The extension and CLI bundles get a stub
 // per package with the package's export names as getters that require() the vendor file on first
 // use, so activation neither loads nor parses them.
 const LAZY = ['openpgp', 'tar', 'yauzl'];
+// The CLI also defers undici (the HTTP client): `--help`, `inspect`, `hash`, `types convert` and
+// `--offline` checks never make a request. (The extension keeps undici in its bundle.)
+const CLI_LAZY = [...LAZY, 'undici'];
 const require = createRequire(import.meta.url);
 mkdirSync('dist/vendor', { recursive: true });
 const lazyStubs = {};
-for (const name of LAZY) {
+for (const name of CLI_LAZY) {
   const outfile = `dist/vendor/${name}.js`;
   await build({ ...common, minify: true, sourcemap: false, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: process.cwd() }, outfile, banner: { js: IMPORT_META_URL } });
   const mod = require(resolve(outfile));
@@ -38,19 +41,22 @@ for (const name of LAZY) {
     `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
   ].join('\n');
 }
-const lazyVendor = {
+/** Resolves each of `names` to its stub (which loads dist/vendor/<name>.js on first use). */
+const lazyVendor = (names) => ({
   name: 'lazy-vendor',
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(${LAZY.join('|')})$`) }, (a) => ({ path: a.path, namespace: 'lazy-vendor' }));
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (a) => ({ path: a.path, namespace: 'lazy-vendor' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-vendor' }, (a) => ({ contents: lazyStubs[a.path], loader: 'js' }));
   },
-};
+});
 
 // The extension bundle is always minified (with a source map): VS Code loads it on activation.
 // __tofu_registry_t0: when the bundle started running (activate() reports the time since then).
-await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: `var __tofu_registry_t0 = performance.now();${IMPORT_META_URL}` }, plugins: [lazyVendor] });
-await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } });
+await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: `var __tofu_registry_t0 = performance.now();${IMPORT_META_URL}` }, plugins: [lazyVendor(LAZY)] });
+// The CLI shares the vendor files and stubs: `--help`, `inspect` or `types convert` never load
+// openpgp/tar/yauzl/undici (dist/vendor ships beside dist/cli.js: .npmignore).
+await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [lazyVendor(CLI_LAZY)] });
 chmodSync('dist/cli.js', 0o755);
-for (const f of ['dist/extension.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js']) {
+for (const f of ['dist/extension.js', ...CLI_LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js']) {
   console.log(`${f} ${(statSync(f).size / 1024).toFixed(0)} KiB`);
 }

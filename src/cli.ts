@@ -17,12 +17,13 @@ commands:
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
                                                     build or update a provider network mirror
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
-  types check [--json] DIR                          type constraints and module inputs
+  types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
 
-common flags: --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too)
-discover, versions, resolve, mirror: --timeout SECONDS, --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry
-  or ~/.cache/tofu-registry: discovery and version lists are reused for 1 h), --no-cache
+network commands (discover, versions, resolve, mirror, types check):
+  --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
+  --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
+  version lists are reused for 1 h, fetched modules kept), --no-cache
 `;
 
 const COMMANDS: Record<string, CommandRunner> = {

@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('tofuRegistry') && !e.affectsConfiguration('http.proxy')) return;
+      if (!e.affectsConfiguration('tofuRegistry') && !e.affectsConfiguration('http.proxy') && !e.affectsConfiguration('http.noProxy')) return;
       const s = services.reloadSettings();
       if (affectsEngine(e)) {
         const old = services.engine;

@@ -68,6 +68,7 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
       // Progress (one line per archive, as it finishes) goes to stderr so that stdout carries only
       // the result; both streams end up in a CI log, and a failure shows up in both.
       onProgress: json ? undefined : (e) => {
+        if (e.kind === 'failed') for (const line of failureLines(e.failures)) io.stderr(`${'FAILED'.padEnd(10)} ${line}\n`);
         if (e.kind !== 'done') return;
         const t = e.target;
         const what = e.outcome === 'failed' ? 'FAILED' : e.outcome;

@@ -1,6 +1,8 @@
 // tofu-registry types check|convert — type constraints and module inputs.
 //
-// `types check [--json] [--ca-file F] [--cache-dir D] [--offline] [--timeout S] DIR`
+// `types check [--json] [--ca-file F] [--cache-dir D | --no-cache] [--offline] [--timeout S] DIR`
+//   Remote modules (registry, https archives, git::) are fetched below the CLI's disk cache
+//   (cacheDirOption, like every network command); --no-cache uses a temporary directory instead.
 //   One line per diagnostic (`path:line:col: severity: message`, 1-based), exit 1 when any error.
 //   --json: {"diagnostics":[{"path","range":{"start":{"line","character"},"end":{…}},"severity","message"}],
 //            "variables":[{"path","name","type"}]}   (ranges 0-based; type canonical, "any" when untyped)
@@ -17,7 +19,7 @@ import { ModuleResolver } from '../engine/modules/resolve';
 import { checkDirectory } from '../engine/modules/check';
 import { convertText } from '../engine/types/text';
 import type { Range } from '../engine/config/ast';
-import { CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, values } from './common';
+import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, values } from './common';
 
 export async function runTypes(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
@@ -30,31 +32,31 @@ function jsonRange(r: Range) {
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
 
-function defaultCacheDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache');
-  return path.join(base, 'tofu-registry');
-}
-
 async function runCheck(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'offline'], values: ['ca-file', 'cache-dir', 'timeout'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'offline', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
   if (parsed.positionals.length !== 1) throw new UsageError('expected exactly one DIR');
   const t = value(parsed, 'timeout');
   const seconds = t === undefined ? undefined : Number(t);
   if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  const cacheDir = cacheDirOption(parsed, io);
   const dir = path.resolve(io.cwd, parsed.positionals[0]);
   const shown = (p: string) => path.relative(io.cwd, p) || '.';
   let engine: Engine | undefined;
+  let scratch: string | undefined;
   try {
     const st = await fs.stat(dir).catch(() => undefined);
     if (!st?.isDirectory()) throw new Error(`${parsed.positionals[0]} is not a directory`);
     const offline = flag(parsed, 'offline');
     engine = new Engine({
-      env: io.env, caFiles: values(parsed, 'ca-file'), timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+      env: io.env, cacheDir, caFiles: values(parsed, 'ca-file').map((f) => path.resolve(io.cwd, f)),
+      timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
       cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined, networkAllowed: () => !offline,
     });
+    // --no-cache: remote modules still need a directory to be unpacked into; it goes at the end.
+    if (cacheDir === undefined) scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tofu-registry-'));
     const resolver = new ModuleResolver({
-      engine, cacheDir: value(parsed, 'cache-dir') ?? defaultCacheDir(io.env), networkAllowed: () => !offline,
+      engine, cacheDir: cacheDir ?? scratch, networkAllowed: () => !offline,
       timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
     });
     const result = await checkDirectory(dir, resolver);
@@ -79,6 +81,7 @@ async function runCheck(args: string[], io: CliIO): Promise<number> {
     return reportFailure(io, err, json);
   } finally {
     await engine?.dispose();
+    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
   }
 }
 

@@ -12,6 +12,7 @@ export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.L
     timeoutMs: s.requestTimeoutSeconds * 1000,
     caFiles: s.caFile ? [s.caFile] : undefined,
     proxy: s.proxy || undefined,
+    noProxy: s.noProxy || undefined,
     cliConfigFile: s.cliConfigFile || undefined,
     userAgent: `tofu-registry-vscode/${vscode.version}`,
     // The engine never passes tokens to the log; URLs are still stripped of user:password and of

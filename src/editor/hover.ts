@@ -50,6 +50,7 @@ export function registerHover(context: vscode.ExtensionContext, services: Regist
       }
       return new vscode.Hover(md(sourceHover({
         source, moduleSource: info.moduleSource, target: t, discovery: await discovery, selected, location, networkAllowed: net,
+        constraint: hit.ref.version?.value ?? null,
       })), range);
     },
   };

@@ -62,6 +62,7 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
       return mirrorProviders({
         engine: services.engine, dirs, out, platforms, concurrency, fromMirror: args.fromMirror, signal: ac.signal,
         onProgress: (e) => {
+          if (e.kind === 'failed') { for (const f of e.failures) services.log.warn(`mirror: ${f.message}`); return; }
           if (e.kind === 'planned') { total = e.total; progress.report({ message: `${total} archives to check` }); return; }
           if (e.kind === 'bytes') {
             const pct = e.total ? ` ${Math.round((100 * e.received) / e.total)}%` : ` ${(e.received / 1048576).toFixed(1)} MiB`;

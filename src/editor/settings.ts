@@ -1,6 +1,9 @@
 // Reads the extension's settings (contributes.configuration) into plain data. The proxy defaults
-// to VS Code's own `http.proxy` (then HTTPS_PROXY/NO_PROXY in the engine).
+// to VS Code's own `http.proxy` (then HTTPS_PROXY in the engine); VS Code's `http.noProxy` hosts
+// bypass it, in addition to NO_PROXY. `http.proxyStrictSSL` is deliberately not honoured: registry
+// TLS is always verified (trust a private CA with tofuRegistry.caFile or NODE_EXTRA_CA_CERTS).
 import * as vscode from 'vscode';
+import { noProxyList } from './logic/proxy';
 
 export interface EditorSettings {
   cacheTtlMinutes: number;
@@ -9,6 +12,8 @@ export interface EditorSettings {
   proxy: string;
   /** Proxy settings came from `http.proxy` rather than `tofuRegistry.proxy`. */
   proxyFromVscode: boolean;
+  /** VS Code's `http.noProxy` (hosts that bypass the proxy), comma-separated; '' when none. */
+  noProxy: string;
   diagnosticsEnabled: boolean;
   /** Quiet period after the last edit before diagnostics are recomputed. */
   diagnosticsDebounceMs: number;
@@ -28,6 +33,7 @@ export function readSettings(): EditorSettings {
     caFile: (c.get<string>('caFile') ?? '').trim(),
     proxy: own || vscodeProxy,
     proxyFromVscode: !own && !!vscodeProxy,
+    noProxy: noProxyList(vscode.workspace.getConfiguration('http').get<unknown>('noProxy')),
     diagnosticsEnabled: c.get<boolean>('diagnostics.enabled') ?? true,
     diagnosticsDebounceMs: Math.max(0, c.get<number>('diagnostics.debounceMs') ?? 500),
     cliConfigFile: (c.get<string>('cliConfigFile') ?? '').trim(),
@@ -38,5 +44,5 @@ export function readSettings(): EditorSettings {
 /** Settings whose change needs a new engine (network options); the others are read on use. */
 export function affectsEngine(e: vscode.ConfigurationChangeEvent): boolean {
   return ['cacheTtlMinutes', 'requestTimeoutSeconds', 'caFile', 'proxy', 'cliConfigFile']
-    .some((k) => e.affectsConfiguration(`${SECTION}.${k}`)) || e.affectsConfiguration('http.proxy');
+    .some((k) => e.affectsConfiguration(`${SECTION}.${k}`)) || e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.noProxy');
 }

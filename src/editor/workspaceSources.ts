@@ -6,6 +6,9 @@ import type { RegistryServices } from './services';
 
 let scanned: { at: number; sources: Set<string> } | undefined;
 const SOURCE_RE = /^\s*source\s*=\s*"([^"\n]+)"/gm;
+/** Files scanned at most, and the largest one read (a generated or vendored .tf is skipped). */
+const MAX_FILES = 500;
+export const MAX_SCAN_FILE_BYTES = 512 * 1024;
 
 export async function knownSources(services: RegistryServices): Promise<Set<string>> {
   const out = new Set<string>();
@@ -24,9 +27,10 @@ export async function knownSources(services: RegistryServices): Promise<Set<stri
   }
   if (!scanned || Date.now() - scanned.at > 60_000) {
     const sources = new Set<string>();
-    const files = await vscode.workspace.findFiles('**/*.{tf,tofu}', '**/{.terraform,node_modules,.git}/**', 500);
+    const files = await vscode.workspace.findFiles('**/*.{tf,tofu}', '**/{.terraform,node_modules,.git}/**', MAX_FILES);
     for (const f of files) {
       try {
+        if ((await vscode.workspace.fs.stat(f)).size > MAX_SCAN_FILE_BYTES) continue;
         const text = Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8');
         for (const m of text.matchAll(SOURCE_RE)) sources.add(m[1]);
       } catch { /* unreadable: skip */ }

@@ -35,6 +35,8 @@ export interface EngineOptions {
   caFiles?: string[];
   /** Overrides HTTPS_PROXY. */
   proxy?: string;
+  /** Hosts that bypass the proxy (NO_PROXY syntax, comma-separated), added to NO_PROXY. */
+  noProxy?: string;
   /** Like TF_CLI_CONFIG_FILE. */
   cliConfigFile?: string;
   userAgent?: string;
@@ -59,7 +61,7 @@ export class Engine {
     const ttlMs = options.cacheTtlMs ?? 60 * 60 * 1000;
     this.credentials = new CredentialStore({ env, cliConfigFile: options.cliConfigFile, log: options.log });
     this.http = new HttpClient({
-      env, caFiles: options.caFiles, proxy: options.proxy, timeoutMs: options.timeoutMs,
+      env, caFiles: options.caFiles, proxy: options.proxy, noProxy: options.noProxy, timeoutMs: options.timeoutMs,
       userAgent: options.userAgent, log: options.log, networkAllowed: options.networkAllowed,
       maxAttempts: options.maxAttempts, maxRetryDelayMs: options.maxRetryDelayMs,
       credentials: (url) => this.credentials.tokenFor(url.host),

@@ -131,9 +131,9 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     const at = positionOf(doc, '~> 4.0', 1);
     const actions = await waitFor('the update quick fix', async () => {
       const a = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(at, at));
-      return a?.find((x) => /update constraint/.test(x.title));
+      return a?.find((x) => x.title.startsWith('Update constraint to'));
     });
-    assert.match(actions.title, /5\.31\.0/);
+    assert.equal(actions.title, 'Update constraint to "~> 5.31" (newest 5.31.0; currently selects 4.9.0)');
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
     assert.ok(lenses.some((l) => l.command?.title === 'newer version available: 5.31.0 → update constraint'),
       `lenses: ${lenses.map((l) => l.command?.title)}`);
@@ -262,7 +262,18 @@ describe('editor features (real extension host, HTTPS test registry)', function 
       const d = await vscode.commands.executeCommand<{ services: Record<string, string> }>('tofuRegistry.showDiscovery', `localhost:${reg.origin.split(':').pop()}`);
       assert.ok(d.services?.['modules.v1'], JSON.stringify(d));
       assert.ok(connects.some((c) => c.startsWith('localhost:')), `CONNECTs through the proxy: ${connects}`);
+      // VS Code's http.noProxy: a listed host is contacted directly, the proxy sees nothing.
+      await vscode.workspace.getConfiguration('http').update('noProxy', ['localhost'], vscode.ConfigurationTarget.Global);
+      await waitFor('http.noProxy to reach the extension', () => api.services.settings().noProxy === 'localhost');
+      // (other open documents keep asking 127.0.0.1 through the proxy: count only localhost)
+      const toLocalhost = () => connects.filter((c) => c.startsWith('localhost:')).length;
+      const viaProxy = toLocalhost();
+      await vscode.commands.executeCommand('tofuRegistry.clearCache');
+      const direct = await vscode.commands.executeCommand<{ services: Record<string, string> }>('tofuRegistry.showDiscovery', `localhost:${reg.origin.split(':').pop()}`);
+      assert.ok(direct.services?.['modules.v1'], JSON.stringify(direct));
+      assert.equal(toLocalhost(), viaProxy, 'the http.noProxy host bypasses the proxy');
     } finally {
+      await vscode.workspace.getConfiguration('http').update('noProxy', undefined, vscode.ConfigurationTarget.Global);
       await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
       await waitFor('http.proxy removed', () => api.services.settings().proxy === '');
       await new Promise<void>((r) => proxy.close(() => r()));

@@ -2,7 +2,7 @@
 // (no vscode) and synchronous: the adapter triggers lookups, then recomputes when they settle.
 import type { Range } from '../../engine/config/ast';
 import { RegistryError } from '../../engine/net/errors';
-import { tryParseConstraint, VersionRules } from '../../engine/versions';
+import { parseVersion, tryParseConstraint, VersionRules } from '../../engine/versions';
 import { select } from './select';
 import { describeError } from './hover';
 import type { Settled } from './lookup';
@@ -55,6 +55,27 @@ function parseCached(text: string, rules: VersionRules): { error?: string } {
   return r;
 }
 
+/** "~> M.m" for the newest release (what the add-version fix inserts). */
+function pinFor(newest: string | null): string | undefined {
+  const p = newest ? parseVersion(newest, 'module') : undefined;
+  return p && typeof p !== 'string' ? `~> ${p.major}.${p.minor}` : undefined;
+}
+
+/**
+ * "Module corp/vpc/aws not found on host (404 for URL)": the engine's message already names the
+ * address, host and URL. Private registries often answer 404 rather than 401 to a request without
+ * credentials, so say where credentials come from too.
+ */
+const PUBLIC_HOSTS = new Set(['registry.opentofu.org', 'registry.terraform.io']);
+
+function notFoundMessage(t: Target, err: RegistryError): string {
+  const m = err.message;
+  const what = m.includes(t.display) ? m.charAt(0).toUpperCase() + m.slice(1)
+    : `${t.kind === 'module' ? 'Module' : 'Provider'} ${t.display} not found: ${m}`;
+  if (PUBLIC_HOSTS.has(t.host)) return `${what}. Check the address.`;
+  return `${what}. Check the address; a private registry may also answer 404 when no credentials for ${t.host} are configured.`;
+}
+
 /**
  * Diagnostics for the refs of one document. `peek` returns what the lookup knows about a
  * target's version list (undefined: never asked). `networkAllowed` false: only offline checks.
@@ -92,8 +113,7 @@ export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<s
       const err = s.error;
       if (err instanceof RegistryError) {
         if (err.code === 'not-found') {
-          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'not-found',
-            message: `${t.kind === 'module' ? 'Module' : 'Provider'} ${t.display} not found: ${err.message}` });
+          out.diagnostics.push({ range: srcRange, severity: 'error', code: 'not-found', message: notFoundMessage(t, err) });
           continue;
         }
         if (err.code === 'no-services') {
@@ -130,10 +150,11 @@ export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<s
     const sel = select(versions, constraint, rules);
     if (ref.version && constraint !== null && !sel.selected) {
       out.diagnostics.push({ range: ref.version.range, severity: 'error', code: 'unsatisfiable',
-        message: `No available version of ${t.display} satisfies "${constraint}" (newest: ${sel.newest ?? 'none'})` });
+        message: `No version of ${t.display} satisfies "${constraint}"${sel.newest ? `: the newest is ${sel.newest}` : ''}` });
     } else if (!ref.version && t.kind === 'module') {
+      const pin = pinFor(sel.newest);
       out.diagnostics.push({ range: ref.headerRange, severity: 'information', code: 'missing-version',
-        message: `No version constraint for ${t.display}: tofu init takes the newest (${sel.newest ?? '?'}); pin it` });
+        message: `No version constraint for ${t.display}: tofu init takes the newest release${sel.newest ? ` (now ${sel.newest})` : ''}${pin ? `; pin it, e.g. version = "${pin}"` : ''}` });
     }
   }
   return out;

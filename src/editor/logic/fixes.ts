@@ -17,8 +17,13 @@ export interface Fix {
   version: string;
 }
 
+/**
+ * The first `n` numeric parts of `v` (at least one, at most as many as `v` has): "~> 1.2.3.4"
+ * rewritten for 1.2.3.9 keeps four parts, as go-version's pessimistic operator pins all but the
+ * last part written; a newest version with fewer parts (1.3.0) limits it to its own three.
+ */
 function parts(v: ParsedVersion, n: number): string {
-  return [v.major, v.minor, v.patch].slice(0, Math.max(1, Math.min(3, n))).join('.') +
+  return v.segments.slice(0, Math.max(1, Math.min(v.segments.length, n))).join('.') +
     (v.prerelease ? `-${v.prerelease}` : '');
 }
 
@@ -60,10 +65,14 @@ export function fixesFor(ref: Ref, versions: readonly string[], rules: VersionRu
     if (!sel.error && sel.selected !== newest) {
       const next = updateConstraint(v.value, newest, rules);
       if (next && next !== v.value) {
+        // Nothing satisfies the constraint: the fix is a change, not an upgrade to a "newer" version.
+        const title = sel.selected
+          ? `Update constraint to "${next}" (newest ${newest}; currently selects ${sel.selected})`
+          : `Change constraint to "${next}" (nothing satisfies "${v.value}"; newest ${newest})`;
         fixes.push({
-          kind: 'update-constraint', version: newest, newText: next, range: v.contentRange,
-          title: `Newer version available: ${newest} → update constraint to "${next}"`,
-          lens: `newer version available: ${newest} → update constraint`,
+          kind: 'update-constraint', version: newest, newText: next, range: v.contentRange, title,
+          lens: sel.selected ? `newer version available: ${newest} → update constraint`
+            : `no version satisfies "${v.value}" → change constraint to "${next}"`,
         });
       }
     }
@@ -74,7 +83,7 @@ export function fixesFor(ref: Ref, versions: readonly string[], rules: VersionRu
       const at = pos(ref.source.attrRange.end);
       fixes.push({
         kind: 'add-version', version: newest, newText: `\n${ref.indent}version = "${c}"`, range: { start: at, end: at },
-        title: `Add missing version = "${c}" (newest: ${newest})`, lens: `add missing version: "${c}"`,
+        title: `Add missing version = "${c}" (newest ${newest})`, lens: `add missing version: "${c}"`,
       });
     }
   }

@@ -17,7 +17,13 @@ export function describeError(err: unknown): string {
   if (err instanceof RegistryError) {
     if (err.code === 'unauthorized' || err.code === 'forbidden') {
       const host = err.host ?? 'the registry host';
-      return `${err.message}. Authentication needed: credentials for ${host} are read from the OpenTofu CLI configuration (setting \`tofuRegistry.cliConfigFile\`, else ~/.tofurc / ~/.terraformrc) or TF_TOKEN_${tokenEnvName(host)}.`;
+      // The engine's message says what happened (and may already name TF_TOKEN_…): add where
+      // the extension reads credentials from, so the user knows which file or setting to edit.
+      const env = err.host && !err.host.includes(':') && !err.message.includes('TF_TOKEN_') ? `TF_TOKEN_${tokenEnvName(err.host)}, ` : '';
+      if (/CLI configuration/.test(err.message)) {
+        return `${err.message} (~/.tofurc or ~/.terraformrc, or the file in the setting tofuRegistry.cliConfigFile).`;
+      }
+      return `${err.message}. Credentials for ${host} are read from ${env}a credentials "${host}" block in ~/.tofurc or ~/.terraformrc, or the CLI configuration file in the setting tofuRegistry.cliConfigFile.`;
     }
     return err.message;
   }
@@ -81,6 +87,8 @@ export interface SourceHoverInput {
   error?: string;
   discovery?: Outcome<DiscoveryInfo>;
   selected?: string | null;
+  /** The module call's version constraint (null: none), to say why `selected` was picked. */
+  constraint?: string | null;
   location?: Outcome<string>;
   networkAllowed: boolean;
 }
@@ -113,6 +121,18 @@ export function sourceHover(i: SourceHoverInput): string {
       `| ${esc(a.host)} | ${esc(a.namespace)} | ${esc(a.type)} |`);
   }
   if (!i.networkAllowed) return [...lines, '', NO_NETWORK].join('\n');
+  // What the user came for first: where `tofu init` downloads the module from.
+  if (t.kind === 'module') {
+    const why = i.constraint ? ` (for ${code(`version = "${i.constraint}"`)})` : i.selected ? ' (newest: no version constraint)' : '';
+    if (i.selected === null) lines.push('', `**Download**: none, no version satisfies ${i.constraint ? code(i.constraint) : 'the constraint'}.`);
+    else if (i.selected) {
+      const loc = i.location;
+      const head = `**Download** of ${i.selected}${why}:`;
+      if (!loc) lines.push('', `${head} _resolving…_`);
+      else if ('error' in loc) lines.push('', `${head} $(warning) ${esc(describeError(loc.error))}`);
+      else lines.push('', head, '', code(loc.value));
+    }
+  }
   lines.push('', `**Service discovery** for ${code(t.host)}:`);
   const d = i.discovery;
   if (!d) lines.push('_Looking up…_');
@@ -124,15 +144,6 @@ export function sourceHover(i: SourceHoverInput): string {
     const ids = Object.keys(d.value.services).sort();
     lines.push(`- services: ${ids.length ? ids.map(code).join(', ') : 'none'}`);
     if (d.value.redirectedTo) lines.push(`- redirected to ${code(d.value.redirectedTo)}`);
-  }
-  if (t.kind === 'module') {
-    if (i.selected === null) lines.push('', 'No version to download (nothing satisfies the constraint).');
-    else if (i.selected) {
-      const loc = i.location;
-      if (!loc) lines.push('', `**Download** of ${i.selected}: _resolving…_`);
-      else if ('error' in loc) lines.push('', `**Download** of ${i.selected}: $(warning) ${esc(describeError(loc.error))}`);
-      else lines.push('', `**Download** of ${i.selected}: ${code(loc.value)}`);
-    }
   }
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { shownUrl } from '../net/http-errors';
 
 export interface DownloadResponse {
   url: string;
@@ -13,7 +14,10 @@ export interface DownloadResponse {
   body: Readable;
 }
 
-/** What the mirror needs from the engine's HTTP client (credential-free for archives). */
+/**
+ * What the mirror needs from the engine's HTTP client (credential-free for archives). download()
+ * rejects any status other than 200, so the response here is always a 200.
+ */
 export interface ArchiveDownloader {
   download(url: string, opts: { maxBytes: number; signal?: AbortSignal }): Promise<DownloadResponse>;
 }
@@ -33,25 +37,22 @@ export async function downloadToFile(http: ArchiveDownloader, url: string, dest:
   onBytes?: (received: number, total?: number) => void;
 }): Promise<StreamedFile> {
   const hash = createHash('sha256');
+  const shown = shownUrl(url);
   let size = 0;
   let total: number | undefined;
   try {
     const res = await http.download(url, { maxBytes: opts.maxBytes, signal: opts.signal });
-    if (res.status < 200 || res.status > 299) {
-      res.body.resume();
-      throw new Error(`GET ${url} answered HTTP ${res.status}`);
-    }
     const lenHeader = res.headers['content-length'];
     total = typeof lenHeader === 'string' && /^\d+$/.test(lenHeader) ? Number(lenHeader) : undefined;
     if (total !== undefined && total > opts.maxBytes) {
       res.body.destroy();
-      throw new DownloadTooLargeError(`${url} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
+      throw new DownloadTooLargeError(`${shown} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
     }
     let lastReport = 0;
     const meter = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         size += chunk.length;
-        if (size > opts.maxBytes) return cb(new DownloadTooLargeError(`${url} is over the ${opts.maxBytes}-byte limit`));
+        if (size > opts.maxBytes) return cb(new DownloadTooLargeError(`${shown} is over the ${opts.maxBytes}-byte limit`));
         hash.update(chunk);
         if (opts.onBytes && (size - lastReport > 256 * 1024)) { lastReport = size; opts.onBytes(size, total); }
         cb(null, chunk);
@@ -59,13 +60,28 @@ export async function downloadToFile(http: ArchiveDownloader, url: string, dest:
     });
     await pipeline(res.body, meter, createWriteStream(dest, { flags: 'wx' }), { signal: opts.signal });
     opts.onBytes?.(size, total);
-    if (total !== undefined && size !== total) throw new DownloadTruncatedError(`${url} sent ${size} bytes, but announced ${total}`);
+    if (total !== undefined && size !== total) throw new DownloadTruncatedError(`${shown} sent ${size} bytes, but announced ${total}`);
     return { sha256: hash.digest('hex'), size };
   } catch (err) {
     await fs.rm(dest, { force: true });
     if (!(err instanceof DownloadTruncatedError) && !opts.signal?.aborted && total !== undefined && size < total) {
-      throw new DownloadTruncatedError(`${url} ended after ${size} of ${total} bytes (${(err as Error).message})`);
+      throw new DownloadTruncatedError(`${shown} ended after ${size} of ${total} bytes: ${withoutUrl((err as Error).message, [url, shown])}`);
     }
     throw err;
   }
+}
+
+/**
+ * An error message with the URL taken out ("response from URL was truncated: …" → "response was
+ * truncated: …"), for messages that already start with the URL: it is said once.
+ */
+export function withoutUrl(message: string, urls: string[]): string {
+  let out = message;
+  for (const u of [...new Set(urls)].sort((a, b) => b.length - a.length)) {
+    const re = u.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(`\\s*\\(${re}\\)`, 'g'), '')
+      .replace(new RegExp(`\\s+(?:from|to|for|of|at)\\s+${re}`, 'g'), '')
+      .split(u).join('it');
+  }
+  return out.trim();
 }

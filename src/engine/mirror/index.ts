@@ -51,10 +51,12 @@ export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<Mir
     const r = await readDirRequirements(dir);
     requirements.push(...r.requirements);
     notes.push(...r.notes);
-    failed.push(...r.errors.map((message) => mirrorFailure('', '', '', 'config', message)));
+    const errors = r.errors.map((message) => mirrorFailure('', '', '', 'config', message));
+    if (errors.length) opts.onProgress?.({ kind: 'failed', failures: errors });
+    failed.push(...errors);
   }
   if (!requirements.length) notes.push('no required_providers found in the selected configurations');
-  const plan = await resolveTargets(requirements, opts.platforms, source, { signal: opts.signal, concurrency: opts.concurrency });
+  const plan = await resolveTargets(requirements, opts.platforms, source, { signal: opts.signal, concurrency: opts.concurrency, onProgress: opts.onProgress });
   notes.push(...plan.notes);
   if (opts.fromMirror) notes.push(`archives taken from the network mirror ${opts.fromMirror}`);
   const res = await executeMirror({

@@ -29,13 +29,27 @@ export interface ResolvedPlan {
   notes: string[];
 }
 
-/** Picks the version(s) to mirror per requirement and expands them to every platform. */
+/**
+ * Picks the version(s) to mirror per requirement and expands them to every platform. A lock file
+ * pin is used as is, unless it contradicts the configuration's constraints: then, like `tofu init`,
+ * the requirement fails (step resolve) instead of mirroring a version the configuration rejects.
+ * Failures are reported through onProgress ({kind: 'failed'}) as they happen, too.
+ */
 export async function resolveTargets(reqs: ProviderRequirement[], platforms: string[], source: ArchiveSource,
-  opts: { signal?: AbortSignal; concurrency?: number } = {}): Promise<ResolvedPlan> {
+  opts: { signal?: AbortSignal; concurrency?: number; onProgress?: (e: MirrorProgressEvent) => void } = {}): Promise<ResolvedPlan> {
   const failed: MirrorFailure[] = [];
+  const seen = new Set<string>();
   const notes: string[] = [];
   const versions = new Map<string, Promise<string[]>>();
   const picked = new Map<string, MirrorTarget>();
+  const fail = (r: ProviderRequirement, version: string, detail: string) => {
+    const fresh = platforms.map((platform) => mirrorFailure(r.address.address, version, platform, 'resolve', detail))
+      .filter((f) => !seen.has(failureKey(f)));
+    if (!fresh.length) return;
+    for (const f of fresh) seen.add(failureKey(f));
+    failed.push(...fresh);
+    opts.onProgress?.({ kind: 'failed', failures: fresh });
+  };
   const add = (r: ProviderRequirement, version: string, lockHashes?: string[]) => {
     const lock = lockHashes && { file: join(r.dir, '.terraform.lock.hcl'), hashes: [...lockHashes] };
     for (const platform of platforms) {
@@ -49,8 +63,16 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
     }
   };
   await pool(reqs, Math.max(16, opts.concurrency ?? 8), async (r) => { // version lists are small JSON
+    const constraint = r.constraints.length ? r.constraints.join(', ') : null;
     if (r.locked) {
-      notes.push(`${r.address.address} ${r.locked.version}: pinned by ${r.dir}/.terraform.lock.hcl`);
+      const lockFile = join(r.dir, '.terraform.lock.hcl');
+      const check = constraint === null ? undefined : selectVersions([r.locked.version], constraint, 'provider');
+      // (an unparseable locked version is left to the path/metadata steps, which name it)
+      if (check && !check.invalid.length && check.selected !== r.locked.version) {
+        return fail(r, r.locked.version, check.error ? `${r.dir}: ${check.error}`
+          : `${lockFile}: locked provider ${r.address.address} ${r.locked.version} does not match configured version constraint ${constraint}; must use tofu init -upgrade to allow selection of new versions`);
+      }
+      notes.push(`${r.address.address} ${r.locked.version}: pinned by ${lockFile}`);
       add(r, r.locked.version, r.locked.hashes.length ? r.locked.hashes : undefined);
       return;
     }
@@ -59,21 +81,19 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
       list = source.listVersions(r.address, opts.signal);
       versions.set(r.address.address, list);
     }
-    const constraint = r.constraints.length ? r.constraints.join(', ') : null;
     try {
       const sel = selectVersions(await list, constraint, 'provider');
       if (!sel.selected) {
         const why = sel.error ?? `no version matches ${constraint ?? '(any)'}; available: ${sel.versions.slice(0, 8).join(', ') || 'none'}`;
-        failed.push(...platforms.map((platform) => mirrorFailure(r.address.address, constraint ?? '', platform, 'resolve', `${r.dir}: ${why}`)));
-        return;
+        return fail(r, constraint ?? '', `${r.dir}: ${why}`);
       }
       add(r, sel.selected);
     } catch (err) {
-      failed.push(...platforms.map((platform) => mirrorFailure(r.address.address, constraint ?? '', platform, 'resolve', errorText(err))));
+      fail(r, constraint ?? '', errorText(err));
     }
   });
   const targets = [...picked.values()].sort((a, b) => cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform));
-  return { targets, failed: dedupeFailures(failed), notes: [...new Set(notes)].sort() };
+  return { targets, failed, notes: [...new Set(notes)].sort() };
 }
 
 export interface ExecuteOptions {
@@ -201,13 +221,6 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function dedupeFailures(f: MirrorFailure[]): MirrorFailure[] {
-  const seen = new Set<string>();
-  return f.filter((x) => {
-    const k = `${x.provider}|${x.version}|${x.platform}|${x.message}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+function failureKey(x: MirrorFailure): string {
+  return `${x.provider}|${x.version}|${x.platform}|${x.message}`;
 }
-

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { RegistryError } from '../net/errors';
+import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
 import { h1OfZip, isSupportedHash, PackageHashes, sha256File } from './hash';
@@ -54,7 +55,9 @@ export interface RegistryLike {
   listProviderVersions(addr: ProviderAddress, opts?: { signal?: AbortSignal }): Promise<unknown>;
   getProviderPackage(addr: ProviderAddress, version: string, os: string, arch: string, opts?: { signal?: AbortSignal }): Promise<ProviderPackageMeta>;
   http: {
-    download(url: string, opts: { maxBytes: number; signal?: AbortSignal }):
+    /** The request timeout (HttpClient.timeoutMs); small documents get a deadline of 4× this. */
+    readonly timeoutMs?: number;
+    download(url: string, opts: { maxBytes: number; signal?: AbortSignal; deadlineMs?: number }):
       Promise<{ url: string; status: number; headers: Record<string, string | string[] | undefined>; body: Readable }>;
   };
 }
@@ -113,7 +116,7 @@ export class RegistrySource implements ArchiveSource {
     } else {
       ({ sha256, size } = await downloadStep(this.registry.http, meta.downloadUrl, ctx));
       if (sha256 !== shasum) {
-        throw new MirrorStepError('shasum', `archive ${meta.downloadUrl} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
+        throw new MirrorStepError('shasum', `archive ${shownUrl(meta.downloadUrl)} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
       }
     }
     let docs: { doc: Buffer; sig: Buffer };
@@ -123,14 +126,14 @@ export class RegistrySource implements ArchiveSource {
       throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
     }
     const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
-    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${meta.shasumsUrl})`);
+    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
     const sig = await this.verify(meta, docs);
-    if (!sig.ok) throw new MirrorStepError('signature', `${sig.message} (${meta.shasumsSignatureUrl})`);
+    if (!sig.ok) throw new MirrorStepError('signature', `${sig.message} (${shownUrl(meta.shasumsSignatureUrl)})`);
     let h1: string;
     try {
       h1 = await h1OfZip(file, ctx.signal);
     } catch (err) {
-      throw new MirrorStepError('archive', `archive ${meta.downloadUrl} is not a readable zip: ${errorText(err)}`);
+      throw new MirrorStepError('archive', `archive ${shownUrl(meta.downloadUrl)} is not a readable zip: ${errorText(err)}`);
     }
     return { hashes: { h1, zh: 'zh:' + sha256, size }, downloaded };
   }
@@ -199,7 +202,7 @@ export class MirrorSource implements ArchiveSource {
     if (!archive) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} archive of ${t.provider} ${t.version}`);
     const expected = archive.hashes.filter(isSupportedHash);
     if (!expected.length && !t.locks?.length) {
-      throw new MirrorStepError('mirror-hash', `${this.label} lists no h1:/zh: hashes for ${archive.url}; refusing an unverifiable archive`);
+      throw new MirrorStepError('mirror-hash', `${this.label} lists no h1:/zh: hashes for ${shownUrl(archive.url)}; refusing an unverifiable archive`);
     }
     let file = ctx.dest;
     let downloaded = true;
@@ -212,7 +215,7 @@ export class MirrorSource implements ArchiveSource {
     const zh = 'zh:' + sha.sha256;
     // When the mirror lists no h1: hash, a zh: mismatch is decisive: do not unpack what it sent.
     if (expected.length && !expected.includes(zh) && !expected.some((h) => h.startsWith('h1:'))) {
-      throw new MirrorStepError('mirror-hash', `archive ${archive.url} matches none of the source mirror's hashes (${expected.join(', ')}); got ${zh}`);
+      throw new MirrorStepError('mirror-hash', `archive ${shownUrl(archive.url)} matches none of the source mirror's hashes (${expected.join(', ')}); got ${zh}`);
     }
     let h1: string | undefined;
     let h1Error = '';
@@ -222,9 +225,9 @@ export class MirrorSource implements ArchiveSource {
       h1Error = errorText(err);
     }
     if (expected.length && !expected.includes(zh) && !(h1 && expected.includes(h1))) {
-      throw new MirrorStepError('mirror-hash', `archive ${archive.url} matches none of the source mirror's hashes (${expected.join(', ')}); got ${h1 ?? '(not a readable zip)'} ${zh}`);
+      throw new MirrorStepError('mirror-hash', `archive ${shownUrl(archive.url)} matches none of the source mirror's hashes (${expected.join(', ')}); got ${h1 ?? '(not a readable zip)'} ${zh}`);
     }
-    if (!h1) throw new MirrorStepError('archive', `archive ${archive.url} is not a readable zip: ${h1Error}`);
+    if (!h1) throw new MirrorStepError('archive', `archive ${shownUrl(archive.url)} is not a readable zip: ${h1Error}`);
     const hashes = { h1, zh, size: sha.size };
     return { hashes, downloaded };
   }
@@ -245,19 +248,15 @@ async function downloadStep(http: RegistryLike['http'], url: string, ctx: FetchC
   }
 }
 
+/**
+ * SHA256SUMS / SHA256SUMS.sig: small documents, so the whole transfer must finish within 4× the
+ * request timeout (not the 30-minute archive deadline): a server trickling bytes fails fast.
+ * http.download already rejects statuses other than 200 and enforces maxBytes.
+ */
 async function fetchSmall(http: RegistryLike['http'], url: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
-  const res = await http.download(url, { maxBytes, signal });
-  if (res.status !== 200) {
-    res.body.resume();
-    throw new RegistryError('http-error', `GET ${url} answered HTTP ${res.status}`, { url, status: res.status });
-  }
+  const res = await http.download(url, { maxBytes, signal, deadlineMs: 4 * (http.timeoutMs ?? 15_000) });
   const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of res.body) {
-    n += (c as Buffer).length;
-    if (n > maxBytes) { res.body.destroy(); throw new RegistryError('too-large', `${url} is larger than ${maxBytes} bytes`, { url }); }
-    chunks.push(c as Buffer);
-  }
+  for await (const c of res.body) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
 

@@ -94,6 +94,8 @@ export interface MirrorReport {
 }
 
 export type MirrorProgressEvent =
+  /** Failures before any download (reading the configuration, choosing the version), as they happen. */
+  | { kind: 'failed'; failures: MirrorFailure[] }
   | { kind: 'planned'; total: number }
   | { kind: 'start'; target: MirrorTarget }
   | { kind: 'bytes'; target: MirrorTarget; received: number; total?: number }

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
 import type { HttpClient } from '../net/http';
+import { shownUrl } from '../net/http-errors';
 import { splitSubdir } from '../addresses/module-source';
 
 export interface FetchOptions {
@@ -20,7 +21,12 @@ export interface FetchOptions {
   /** Cap on the extracted size (default 256 MiB) and entry count (default 20000). */
   maxExtractedBytes?: number;
   maxEntries?: number;
+  /** Request timeout for archive downloads (connect, headers, each pause in the body). */
   timeoutMs?: number;
+  /** How long a `git::` clone may take as a whole (default 10 min): a clone is not one request. */
+  gitTimeoutMs?: number;
+  /** Value of GIT_ALLOW_PROTOCOL for clones (default "https:http:ssh:git"; tests add "file"). */
+  gitProtocols?: string;
   signal?: AbortSignal;
 }
 
@@ -31,6 +37,13 @@ export class ModuleFetchError extends Error {
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_EXTRACTED = 256 * 1024 * 1024;
 const DEFAULT_MAX_ENTRIES = 20000;
+const DEFAULT_GIT_TIMEOUT = 10 * 60 * 1000;
+
+/** A module location as it may appear in messages: user information in the URL replaced by "***". */
+export function shownLocation(location: string): string {
+  const m = /^([a-z][a-z0-9]*::)(.*)$/is.exec(location);
+  return m ? m[1] + shownUrl(m[2]) : shownUrl(location);
+}
 
 /** A relative path inside an archive or a `//subdir`: no absolute paths, drive letters or `..`. */
 export function safeRelativePath(p: string): string | undefined {
@@ -54,7 +67,7 @@ function within(root: string, p: string): boolean {
 export async function fetchModule(location: string, cacheKey: string, opts: FetchOptions): Promise<string> {
   const [pkg, subdirRaw] = splitSubdir(location);
   const subdir = subdirRaw === undefined ? '' : safeRelativePath(subdirRaw);
-  if (subdir === undefined) throw new ModuleFetchError(`invalid subdirectory ${JSON.stringify(subdirRaw)} in module location ${location}`);
+  if (subdir === undefined) throw new ModuleFetchError(`invalid subdirectory ${JSON.stringify(subdirRaw)} in module location ${shownLocation(location)}`);
   const dir = path.join(opts.cacheDir, 'modules', createHash('sha256').update(cacheKey).digest('hex').slice(0, 32));
   const done = path.join(dir, '.tofu-registry-complete');
   if (!(await exists(done))) {
@@ -66,7 +79,7 @@ export async function fetchModule(location: string, cacheKey: string, opts: Fetc
       await fs.mkdir(content);
       if (/^git::/i.test(pkg)) await gitClone(pkg.slice(5), content, opts);
       else await fetchArchive(pkg.replace(/^https?::/i, ''), tmp, content, opts);
-      await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), location);
+      await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), shownLocation(location));
       await fs.rm(dir, { recursive: true, force: true });
       await fs.rename(tmp, dir);
     } catch (err) {
@@ -77,7 +90,7 @@ export async function fetchModule(location: string, cacheKey: string, opts: Fetc
   const root = path.join(dir, 'content');
   const target = path.join(root, subdir);
   if (!within(root, target)) throw new ModuleFetchError(`subdirectory ${subdirRaw} escapes the module package`);
-  if (!(await exists(target))) throw new ModuleFetchError(`subdirectory "${subdir}" does not exist in the module package from ${location}`);
+  if (!(await exists(target))) throw new ModuleFetchError(`subdirectory "${subdir}" does not exist in the module package from ${shownLocation(location)}`);
   return target;
 }
 
@@ -89,14 +102,14 @@ type ArchiveKind = 'tar.gz' | 'zip' | 'tar';
 
 async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
   let url: URL;
-  try { url = new URL(rawUrl); } catch { throw new ModuleFetchError(`unsupported module location ${JSON.stringify(rawUrl)}`); }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ModuleFetchError(`unsupported module location ${rawUrl}: only https, http and git:: sources can be fetched`);
+  try { url = new URL(rawUrl); } catch { throw new ModuleFetchError(`unsupported module location ${JSON.stringify(shownUrl(rawUrl))}`); }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ModuleFetchError(`unsupported module location ${shownUrl(rawUrl)}: only https, http and git:: sources can be fetched`);
   let kind: ArchiveKind | undefined;
   const hint = url.searchParams.get('archive');
   if (hint !== null) {
     url.searchParams.delete('archive');
     kind = hint === 'zip' ? 'zip' : hint === 'tar.gz' || hint === 'tgz' ? 'tar.gz' : hint === 'tar' ? 'tar' : undefined;
-    if (!kind) throw new ModuleFetchError(`unsupported archive type ${JSON.stringify(hint)} in ${rawUrl}`);
+    if (!kind) throw new ModuleFetchError(`unsupported archive type ${JSON.stringify(hint)} in ${shownUrl(rawUrl)}`);
   } else if (/\.zip$/i.test(url.pathname)) kind = 'zip';
   else if (/\.(tar\.gz|tgz)$/i.test(url.pathname)) kind = 'tar.gz';
   else if (/\.tar$/i.test(url.pathname)) kind = 'tar';
@@ -104,10 +117,11 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   const res = await opts.http.download(url.href, { maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES, timeoutMs: opts.timeoutMs, signal: opts.signal });
   await pipeline(res.body, createWriteStream(file));
   if (!kind) kind = await sniff(file);
-  if (!kind) throw new ModuleFetchError(`the module package at ${res.url} is neither a tar.gz nor a zip archive`, res.url);
-  const limits = { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
-  if (kind === 'zip') await extractZip(file, content, res.url, limits);
-  else await extractTar(file, content, res.url, limits);
+  const shown = shownUrl(res.url);
+  if (!kind) throw new ModuleFetchError(`the module package at ${shown} is neither a tar.gz nor a zip archive`, shown);
+  const limits = extractLimits(opts);
+  if (kind === 'zip') await extractZip(file, content, shown, limits);
+  else await extractTar(file, content, shown, limits);
   await fs.rm(file, { force: true });
 }
 
@@ -125,6 +139,10 @@ async function sniff(file: string): Promise<ArchiveKind | undefined> {
 }
 
 interface Limits { maxBytes: number; maxEntries: number }
+
+function extractLimits(opts: FetchOptions): Limits {
+  return { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
+}
 
 /** Validate every tar entry first (paths, links, types, sizes); extract only when all are fine. */
 async function extractTar(file: string, dest: string, url: string, limits: Limits): Promise<void> {
@@ -202,7 +220,13 @@ async function extractZip(file: string, dest: string, url: string, limits: Limit
   }
 }
 
-/** `git clone --depth 1 [--branch ref]` with the user's git; `?ref=` selects the ref. */
+/**
+ * `git clone --depth 1 [--branch ref]` with the user's git; `?ref=` selects the ref. The clone has
+ * its own deadline (gitTimeoutMs) and a size cap: while git runs, the clone directory (.git
+ * included) may not grow past maxBytes + maxExtractedBytes; afterwards the checkout itself must
+ * stay within maxExtractedBytes / maxEntries like an extracted archive. Symbolic links are checked
+ * out as plain files (core.symlinks=false), so nothing in the package points outside it.
+ */
 async function gitClone(src: string, dest: string, opts: FetchOptions): Promise<void> {
   let url = src;
   let ref: string | undefined;
@@ -212,30 +236,78 @@ async function gitClone(src: string, dest: string, opts: FetchOptions): Promise<
     ref = params.get('ref') ?? undefined;
     url = src.slice(0, q);
   }
+  const shown = shownUrl(url);
   if (url.startsWith('-') || (ref !== undefined && (ref.startsWith('-') || !/^[\w./-]+$/.test(ref)))) {
-    throw new ModuleFetchError(`invalid git source ${src}`);
+    throw new ModuleFetchError(`invalid git source ${shownUrl(src)}`);
   }
-  const args = ['clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest];
+  const limits = extractLimits(opts);
+  const diskCap = (opts.maxBytes ?? DEFAULT_MAX_BYTES) + limits.maxBytes;
+  const timeoutMs = opts.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT;
+  const args = ['-c', 'core.symlinks=false', 'clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest];
   await new Promise<void>((resolve, reject) => {
     const child = spawn('git', args, {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: 'https:http:ssh:git' },
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: opts.gitProtocols ?? 'https:http:ssh:git' },
     });
     let stderr = '';
+    let killed: string | undefined;
+    const kill = (why: string) => { killed ??= why; child.kill('SIGKILL'); };
     child.stderr!.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString(); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
-    const onAbort = () => child.kill('SIGKILL');
+    const timer = setTimeout(() => kill(`it did not finish within ${timeoutMs / 1000} s`), timeoutMs);
+    let measuring = false;
+    const watch = setInterval(() => {
+      if (measuring) return;
+      measuring = true;
+      treeSize(dest, diskCap, Infinity).then((t) => {
+        if (t.bytes > diskCap) kill(`the clone grew past ${diskCap} bytes`);
+      }, () => undefined).finally(() => { measuring = false; });
+    }, 250);
+    const onAbort = () => kill('it was cancelled');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => { clearTimeout(timer); clearInterval(watch); opts.signal?.removeEventListener('abort', onAbort); };
     child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(new ModuleFetchError(err.code === 'ENOENT' ? `cannot fetch ${src}: git is not installed` : `cannot run git: ${err.message}`));
+      done();
+      reject(new ModuleFetchError(err.code === 'ENOENT' ? `cannot fetch ${shownUrl(src)}: git is not installed` : `cannot run git: ${err.message}`));
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      if (code === 0) resolve();
-      else reject(new ModuleFetchError(`git clone of ${url} failed: ${stderr.trim().split('\n').pop() ?? `exit code ${code}`}`));
+      done();
+      if (code === 0 && !killed) return resolve();
+      const why = killed ?? redact(stderr.trim().split('\n').pop() || `exit code ${code}`, url);
+      reject(new ModuleFetchError(`git clone of ${shown} failed: ${why}`, shown));
     });
   });
   await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
+  const size = await treeSize(dest, limits.maxBytes, limits.maxEntries);
+  const problems: string[] = [];
+  if (size.entries > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
+  if (size.bytes > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when checked out`);
+  if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
+}
+
+/** Total file size and entry count below `dir` (symbolic links not followed); stops early past the caps. */
+async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number }> {
+  let bytes = 0, entries = 0;
+  const stack = [dir];
+  while (stack.length && bytes <= maxBytes && entries <= maxEntries) {
+    const d = stack.pop()!;
+    let list;
+    try { list = await fs.readdir(d, { withFileTypes: true }); } catch { continue; }
+    for (const e of list) {
+      entries++;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else if (e.isFile()) bytes += (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return { bytes, entries };
+}
+
+/** git's last stderr line without the URL's user information (git may echo the URL as given). */
+function redact(line: string, url: string): string {
+  let out = line.split(url).join(shownUrl(url));
+  try {
+    const u = new URL(url);
+    for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');
+  } catch { /* not a URL (scp-like ssh address): nothing to hide */ }
+  return out;
 }

@@ -35,6 +35,8 @@ export interface ResolverOptions {
   /** False: only local and installed modules (untrusted workspace / offline). */
   networkAllowed?: () => boolean;
   timeoutMs?: number;
+  /** Deadline of a whole `git::` clone (default 10 min; not the request timeout). */
+  gitTimeoutMs?: number;
   maxBytes?: number;
   /** How long a failure is remembered (default 30 s). */
   failureTtlMs?: number;
@@ -83,7 +85,7 @@ export class ModuleResolver {
     const { engine, cacheDir } = this.opts;
     if (!engine || !cacheDir) throw new Error(`module ${req.source} is not installed (run tofu init) and no download cache is configured`);
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${req.source} is not installed, and network access is disabled`);
-    const fetchOpts: FetchOptions = { http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, maxBytes: this.opts.maxBytes };
+    const fetchOpts: FetchOptions = { http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes };
     if (src.kind === 'registry') {
       const list = await engine.listModuleVersions(src);
       const sel = selectVersions(list.versions, req.version ?? null, 'module');

@@ -10,6 +10,8 @@ export interface DispatcherOptions {
   env: NodeJS.ProcessEnv;
   caFiles: string[];
   proxy?: string;
+  /** Extra proxy bypass list (NO_PROXY syntax, comma-separated), added to NO_PROXY/no_proxy. */
+  noProxy?: string;
   connectTimeoutMs: number;
 }
 
@@ -29,10 +31,11 @@ export function extraCaCertificates(env: NodeJS.ProcessEnv, caFiles: string[]): 
   return out;
 }
 
-export function proxySettings(env: NodeJS.ProcessEnv, proxy?: string): { httpsProxy?: string; noProxy?: string } {
+export function proxySettings(env: NodeJS.ProcessEnv, proxy?: string, extraNoProxy?: string): { httpsProxy?: string; noProxy?: string } {
   const httpsProxy = proxy || env.HTTPS_PROXY || env.https_proxy || undefined;
-  const noProxy = env.NO_PROXY ?? env.no_proxy ?? undefined;
-  return { httpsProxy: httpsProxy || undefined, noProxy };
+  const fromEnv = env.NO_PROXY ?? env.no_proxy ?? undefined;
+  const parts = [extraNoProxy, fromEnv].map((p) => p?.trim()).filter((p): p is string => !!p);
+  return { httpsProxy: httpsProxy || undefined, noProxy: parts.length ? parts.join(',') : fromEnv };
 }
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
@@ -41,7 +44,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   // cost tens of ms of CPU each (it dominated a parallel provider mirror run).
   const tls = extra.length ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...extra] }) } : {};
   const connect = { ...tls, timeout: opts.connectTimeoutMs };
-  const { httpsProxy, noProxy } = proxySettings(opts.env, opts.proxy);
+  const { httpsProxy, noProxy } = proxySettings(opts.env, opts.proxy, opts.noProxy);
   if (httpsProxy) {
     return new EnvHttpProxyAgent({
       httpsProxy, httpProxy: httpsProxy, noProxy: noProxy ?? '',

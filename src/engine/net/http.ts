@@ -16,6 +16,8 @@ export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
   caFiles?: string[];
   proxy?: string;
+  /** Extra proxy bypass list (NO_PROXY syntax), added to NO_PROXY. */
+  noProxy?: string;
   timeoutMs?: number;
   userAgent?: string;
   maxRedirects?: number;
@@ -69,7 +71,7 @@ export class HttpClient {
 
   private getDispatcher(): Dispatcher {
     this.dispatcher ??= createDispatcher({
-      env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy,
+      env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy, noProxy: this.opts.noProxy,
       connectTimeoutMs: this.timeoutMs,
     });
     return this.dispatcher;

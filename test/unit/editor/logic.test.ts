@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { parseConfig } from '../../../src/engine/config';
 import { RegistryError } from '../../../src/engine/net/errors';
+import { selectVersions } from '../../../src/engine/versions';
 import { versionCompletions } from '../../../src/editor/logic/completion';
 import { ownerByText, stringAtCursor } from '../../../src/editor/logic/cursor';
 import { computeDiagnostics } from '../../../src/editor/logic/diagnostics';
@@ -115,6 +116,14 @@ describe('editor logic: hovers', () => {
     assert.match(h, /modules\.v1: `https:\/\/reg\.example\.com\/v1\/modules\/`/);
     assert.match(h, /redirected to/);
     assert.match(h, /git::https:\/\/git\.example\.com\/net\.git\?ref=v5\.31\.0/);
+    // the download comes first and says why that version: the constraint selected it
+    const withWhy = sourceHover({
+      source: 'x', target, moduleSource: targetOf(ref).moduleSource, networkAllowed: true, selected: '5.31.0', constraint: '~> 5.0',
+      discovery: { value: { host: 'reg.example.com', url: 'u', services: { 'modules.v1': 'https://reg.example.com/v1/modules/' } } },
+      location: { value: 'https://dl.example.com/net-5.31.0.tgz' },
+    });
+    assert.match(withWhy, /\*\*Download\*\* of 5\.31\.0 \(for `version = "~> 5\.0"`\):\n\n`https:\/\/dl\.example\.com\/net-5\.31\.0\.tgz`/);
+    assert.ok(withWhy.indexOf('**Download**') < withWhy.indexOf('**Service discovery**'), withWhy);
     assert.equal(sourceHover({ source: 'x', target, networkAllowed: false }).includes(NO_NETWORK), true);
     const local = refsOf('module "l" {\n  source = "./mod"\n}\n').modules[0];
     assert.match(sourceHover({ source: './mod', ...targetOf(local), networkAllowed: true }), /Local path/);
@@ -137,6 +146,10 @@ describe('editor logic: diagnostics and fixes', () => {
     };
     const r = computeDiagnostics(refs, (t) => answers[t.key], true);
     assert.deepEqual(r.diagnostics.map((d) => d.code), ['unsatisfiable', 'missing-version', 'not-found', 'malformed-constraint']);
+    const msg = Object.fromEntries(r.diagnostics.map((d) => [d.code, d.message]));
+    assert.equal(msg.unsatisfiable, 'No version of h.example/ns/a/aws satisfies "~> 9.0": the newest is 5.31.0');
+    assert.equal(msg['missing-version'], 'No version constraint for h.example/ns/b/aws: tofu init takes the newest release (now 5.31.0); pin it, e.g. version = "~> 5.31"');
+    assert.match(msg['not-found'], /^Module h\.example\/ns\/c\/aws not found: h\.example answered 404\. Check the address; .*no credentials for h\.example/);
     assert.equal(r.wanted.length, 0);
     const pending = computeDiagnostics(refs, () => undefined, true);
     assert.deepEqual(pending.wanted.map((t) => t.key), ['m:h.example/ns/a/aws', 'm:h.example/ns/b/aws', 'm:h.example/ns/c/aws']);
@@ -163,12 +176,31 @@ describe('editor logic: diagnostics and fixes', () => {
     assert.equal(updateConstraint('>= 4.0, < 5.0', '5.31.0', 'provider'), '>= 4.0, < 6.0.0');
   });
 
+  it('update constraint keeps all parts of a 4-part module version (go-version "~>")', () => {
+    // "~> 1.2.3.4" pins 1.2.3.x; cut to three parts it would widen to 1.2.x
+    assert.equal(updateConstraint('~> 1.2.3.4', '1.2.3.9', 'module'), '~> 1.2.3.9');
+    assert.equal(updateConstraint('~> 1.2.3.4', '1.3.0.1', 'module'), '~> 1.3.0.1');
+    // a newest version with fewer parts keeps as many as it has
+    assert.equal(updateConstraint('~> 1.2.3.4', '1.3.0', 'module'), '~> 1.3.0');
+    assert.equal(updateConstraint('~> 1.2', '1.3.0.1', 'module'), '~> 1.3');
+    const refs4 = refsOf('module "f" {\n  source = "h.example/ns/f/aws"\n  version = "~> 1.2.3.4"\n}\n');
+    const [fix] = fixesFor(refs4.modules[0], ['1.2.3.4', '1.2.4.1'], 'module');
+    assert.equal(fix.newText, '~> 1.2.4.1');
+    assert.deepEqual(selectVersions(['1.2.4.1', '1.2.4.7', '1.2.5.0'], fix.newText, 'module').matching, ['1.2.4.7', '1.2.4.1']);
+  });
+
   it('fixes: update for an outdated constraint, add-version when missing', () => {
     const [upd] = fixesFor(refs.modules[0], VERSIONS, 'module');
     assert.equal(upd.kind, 'update-constraint');
     assert.equal(upd.newText, '~> 5.31');
     assert.equal(text.slice(upd.range.start.offset, upd.range.end.offset), '~> 9.0');
-    assert.equal(upd.lens, 'newer version available: 5.31.0 → update constraint');
+    // "~> 9.0" matches nothing: the fix is a change, not an upgrade to a "newer" version
+    assert.equal(upd.lens, 'no version satisfies "~> 9.0" → change constraint to "~> 5.31"');
+    assert.equal(upd.title, 'Change constraint to "~> 5.31" (nothing satisfies "~> 9.0"; newest 5.31.0)');
+    const outdated = refsOf('module "o" {\n  source = "h.example/ns/o/aws"\n  version = "~> 4.0"\n}\n');
+    const [up] = fixesFor(outdated.modules[0], VERSIONS, 'module');
+    assert.equal(up.lens, 'newer version available: 5.31.0 → update constraint');
+    assert.equal(up.title, 'Update constraint to "~> 5.31" (newest 5.31.0; currently selects 4.9.0)');
     const [add] = fixesFor(refs.modules[1], VERSIONS, 'module');
     assert.equal(add.kind, 'add-version');
     const edited = text.slice(0, add.range.start.offset) + add.newText + text.slice(add.range.end.offset);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mirrorProviders, STEP_LABEL } from '../../../src/engine/mirror';
 import { NetworkMirrorClient } from '../../../src/engine/registry/network-mirror';
+import { parseProviderSource } from '../../../src/engine/addresses';
 import { Fixture, lockBlock, serveStatic, startFixture, validateMirror, writeConfig } from './fixture';
 
 const PLATFORMS = ['darwin_arm64', 'linux_amd64', 'windows_amd64'];
@@ -141,6 +142,53 @@ test('lock file: the locked version is mirrored and must match the lock hashes',
   const conflict = await mirrorProviders({ engine: fx.engine(), dirs: [bad, zhLock], out: outDir(), platforms: ['linux_amd64'] });
   assert.deepEqual(conflict.failed.map((f) => f.step), ['lock-hash']);
   assert.ok(conflict.failed[0].message.includes(join(bad, '.terraform.lock.hcl')), conflict.failed[0].message);
+});
+
+test('lock file contradicting the configured constraint fails at step resolve (like tofu init), nothing mirrored', async () => {
+  const lock = lockBlock(`${host}/acme/alpha`, '1.0.0', []);
+  const dir = writeConfig(fx.root, { alpha: { source: `${host}/acme/alpha`, version: '~> 2.0' } }, lock);
+  const events: string[] = [];
+  const out = outDir();
+  fx.reg.server.resetLog();
+  const r = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: ['linux_amd64', 'darwin_arm64'],
+    onProgress: (e) => { if (e.kind === 'failed') events.push(...e.failures.map((f) => f.platform)); } });
+  assert.deepEqual(r.mirrored, []);
+  assert.deepEqual(r.failed.map((f) => [f.version, f.platform, f.step]), [['1.0.0', 'linux_amd64', 'resolve'], ['1.0.0', 'darwin_arm64', 'resolve']]);
+  assert.equal(r.failed[0].message, `${host}/acme/alpha 1.0.0 linux_amd64: choosing the version failed: ${join(dir, '.terraform.lock.hcl')}: `
+    + `locked provider ${host}/acme/alpha 1.0.0 does not match configured version constraint ~> 2.0; must use tofu init -upgrade to allow selection of new versions`);
+  assert.deepEqual(events.sort(), ['darwin_arm64', 'linux_amd64'], 'reported live through onProgress');
+  assert.equal(fx.reg.server.count('/files/'), 0, 'nothing downloaded');
+  // a lock file within the constraint is still used as the pin
+  const ok = writeConfig(fx.root, { alpha: { source: `${host}/acme/alpha`, version: '>= 1.0, < 2.0' } }, lock);
+  const r2 = await mirrorProviders({ engine: fx.engine(), dirs: [ok], out: outDir(), platforms: ['linux_amd64'] });
+  assert.deepEqual([r2.failed, r2.mirrored.map((m) => m.version)], [[], ['1.0.0']]);
+});
+
+test('SHA256SUMS and its signature have a short deadline (4× the request timeout): a trickling server fails fast, naming the step', async () => {
+  await fx.addProvider('acme', 'trickle', ['1.0.0', '2.0.0'], ['linux_amd64']);
+  const slow = (path: string) => fx.reg.server.route(path, (req, res, url) => {
+    if (url.pathname !== path) return false;
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '50000' }); // under both size caps
+    const timer = setInterval(() => { if (!res.destroyed) res.write(' '); }, 50); // never idle for the request timeout
+    res.on('close', () => clearInterval(timer));
+    req.socket.on('close', () => clearInterval(timer));
+    return undefined;
+  });
+  const base = `/files/acme/trickle`;
+  slow(`${base}/1.0.0/terraform-provider-trickle_1.0.0_SHA256SUMS`);
+  slow(`${base}/2.0.0/terraform-provider-trickle_2.0.0_SHA256SUMS.sig`);
+  const engine = fx.engine({ timeoutMs: 250 });
+  const started = Date.now();
+  const [one, two] = await Promise.all(['1.0.0', '2.0.0'].map((version) => mirrorProviders({
+    engine, dirs: [], out: outDir(), platforms: ['linux_amd64'],
+    requirements: [{ address: parseProviderSource(`${host}/acme/trickle`), constraints: [version], dir: fx.root }],
+  })));
+  const ms = Date.now() - started;
+  assert.ok(ms < 5_000, `took ${ms} ms`);
+  assert.deepEqual(one.failed.map((f) => f.step), ['sha256sums']);
+  assert.match(one.failed[0].message, /SHA256SUMS check failed: could not fetch SHA256SUMS: download of https:\/\/\S+_SHA256SUMS did not finish within 1 s \(\S+ is too slow\)$/);
+  assert.deepEqual(two.failed.map((f) => f.step), ['signature']);
+  assert.match(two.failed[0].message, /signature check failed: could not fetch SHA256SUMS\.sig: download of https:\/\/\S+_SHA256SUMS\.sig did not finish within 1 s/);
 });
 
 test('each verification failure rejects exactly that archive, naming provider, version, platform and step', async () => {

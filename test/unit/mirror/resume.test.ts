@@ -164,10 +164,14 @@ test('CLI: human output — per-archive progress on stderr; summary and every fa
   const code = await main(['mirror', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', '--platform', 'solaris_sparc', dir], io);
   assert.equal(code, 1);
   const host = fx.reg.host;
-  assert.deepEqual(io.err.trim().split('\n').map((l) => l.replace(/:(?: fetching).*$/, '')).sort(), [
+  const live = io.err.trim().split('\n');
+  assert.deepEqual(live.map((l) => l.replace(/:(?: fetching| choosing).*$/, '')).sort(), [
+    `FAILED     ${host}/slow/gone (any version) linux_amd64, solaris_sparc`,
     `FAILED     ${host}/slow/one 1.0.0 solaris_sparc`,
     `mirrored   ${host}/slow/one 1.0.0 linux_amd64`,
   ]);
+  // the version that cannot be chosen shows up live (before any archive), not only in the summary
+  assert.match(live[0], new RegExp(`^FAILED {5}${host}/slow/gone \\(any version\\) linux_amd64, solaris_sparc: choosing the version failed: .*404`));
   const lines = io.out.trim().split('\n');
   assert.equal(lines[0], `${out}: 1 mirrored, 0 up to date, 3 failed`);
   // The unknown provider fails the same way on both platforms: one line naming both.

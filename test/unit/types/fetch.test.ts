@@ -143,3 +143,37 @@ test('download size cap and unsupported payloads', async () => {
   await assert.rejects(fetchModule(`${reg.origin}/archives/big.tar.gz`, 'bigx', { http: engine.http, cacheDir: join(work, 'bigx'), maxExtractedBytes: 1000 }),
     /more than 1000 bytes when extracted/);
 });
+
+test('CLI types check: registry modules go to the CLI disk cache (--cache-dir, $XDG_CACHE_HOME), --no-cache leaves nothing behind', async () => {
+  const { main } = await import('../../../src/cli');
+  const proj = join(work, 'cli-proj');
+  require('node:fs').mkdirSync(proj, { recursive: true });
+  require('node:fs').writeFileSync(join(proj, 'main.tf'), `module "net" {\n  source  = "${reg.host}/acme/net/aws"\n  version = "1.0.0"\n  name    = 1\n  ports_1_0_0 = ["x"]\n}\n`);
+  const xdg = join(work, 'xdg');
+  const run = async (...args: string[]) => {
+    let stdout = '', stderr = '';
+    const code = await main(['types', 'check', '--ca-file', reg.caCertPath, ...args, 'cli-proj'],
+      { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: { XDG_CACHE_HOME: xdg }, cwd: work });
+    return { code, stdout, stderr };
+  };
+  const expected = 'cli-proj/main.tf:5:18: error: Invalid value for input variable "ports_1_0_0": the given value is not suitable for type list(number): element 0: a number is required, but got "x".\n';
+  reg.server.resetLog();
+  // --no-cache: fetched into a temporary directory that is removed; the default cache stays empty
+  const fresh = await run('--no-cache');
+  assert.equal(fresh.code, 1, fresh.stderr);
+  assert.equal(fresh.stdout, expected);
+  assert.ok(!existsSync(xdg), 'nothing written to $XDG_CACHE_HOME/tofu-registry');
+  assert.equal(reg.server.count('/archives/acme/net/aws/1.0.0.tar.gz'), 1);
+  // default: $XDG_CACHE_HOME/tofu-registry holds discovery, version lists and the module
+  assert.equal((await run()).stdout, expected);
+  assert.deepEqual(readdirSync(join(xdg, 'tofu-registry')).sort().filter((n) => n === 'modules' || n === 'module-versions'), ['module-versions', 'modules']);
+  reg.server.resetLog();
+  assert.equal((await run()).stdout, expected);
+  // discovery, the version list and the archive come from the disk cache; only the download
+  // location of the selected version is asked again (it is not cached)
+  assert.deepEqual(reg.server.requests.map((r) => r.path), ['/v1/modules/acme/net/aws/1.0.0/download']);
+  // --cache-dir DIR is relative to the working directory
+  assert.equal((await run('--cache-dir', 'own-cache')).stdout, expected);
+  assert.ok(existsSync(join(work, 'own-cache', 'modules')));
+  assert.equal((await run('--cache-dir', 'x', '--no-cache')).code, 2);
+});
