@@ -20,10 +20,11 @@ const common = {
 const IMPORT_META_URL = 'var __bundle_import_meta_url = require("url").pathToFileURL(__filename).href;';
 
 // Dependencies needed only for some commands (openpgp: mirror signatures; tar, yauzl: module
-// archives and provider zips) go to dist/vendor/<name>.js. The extension and CLI bundles get a stub
+// archives and provider zips; tr46: only non-ASCII or punycode hostnames) go to dist/vendor/<name>.js.
+// The extension and CLI bundles get a stub
 // per package with the package's export names as getters that require() the vendor file on first
 // use, so activation neither loads nor parses them.
-const LAZY = ['openpgp', 'tar', 'yauzl'];
+const LAZY = ['openpgp', 'tar', 'yauzl', 'tr46'];
 // The CLI also defers undici (the HTTP client): `--help`, `inspect`, `hash`, `types convert` and
 // `--offline` checks never make a request. (The extension keeps undici in its bundle.)
 const CLI_LAZY = [...LAZY, 'undici'];

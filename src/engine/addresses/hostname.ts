@@ -8,6 +8,11 @@ export const DEFAULT_REGISTRY_HOST = 'registry.opentofu.org';
 const OPTS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: true, transitionalProcessing: false };
 const cache = new Map<string, string>();
 
+// Plain ASCII letter-digit-hyphen labels (not punycode) map to their lowercase form under UTS-46,
+// so the common case never loads tr46's large mapping table (it is bundled to load on first use).
+const PLAIN_ASCII_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
+const isPlainAscii = (host: string) => PLAIN_ASCII_HOST.test(host) && !/(?:^|\.)xn--/i.test(host);
+
 /** Normalised Unicode form "host[:port]"; throws RegistryError('invalid-address') when invalid. */
 export function normalizeHostname(given: string): string {
   const hit = cache.get(given);
@@ -40,11 +45,15 @@ export function tryNormalizeHostname(given: string): string | { error: string } 
       if (!/^[0-9]+$/.test(port)) return bad('port must be a decimal number');
     }
     if (/[/\\?#@\s]/.test(host)) return bad('contains characters not allowed in a hostname');
-    const ascii = tr46.toASCII(host, { ...OPTS, verifyDNSLength: false });
-    if (ascii === null || ascii === '') return bad('not a valid internationalized domain name');
-    const uni = tr46.toUnicode(ascii, OPTS);
-    if (uni.error) return bad('not a valid internationalized domain name');
-    host = uni.domain;
+    if (isPlainAscii(host)) {
+      host = host.toLowerCase();
+    } else {
+      const ascii = tr46.toASCII(host, { ...OPTS, verifyDNSLength: false });
+      if (ascii === null || ascii === '') return bad('not a valid internationalized domain name');
+      const uni = tr46.toUnicode(ascii, OPTS);
+      if (uni.error) return bad('not a valid internationalized domain name');
+      host = uni.domain;
+    }
   }
   if (port !== '') {
     const n = Number(port);
@@ -60,6 +69,7 @@ export function hostnameToASCII(normalized: string): string {
   const colon = normalized.lastIndexOf(':');
   const host = colon >= 0 ? normalized.slice(0, colon) : normalized;
   const port = colon >= 0 ? normalized.slice(colon) : '';
+  if (isPlainAscii(host)) return host + port;
   return (tr46.toASCII(host, { ...OPTS, verifyDNSLength: false }) ?? host) + port;
 }
 

@@ -37,3 +37,28 @@ test('hostnames: comparison includes the port; ASCII form for URLs', () => {
   assert.equal(hostnameToASCII('bücher.example:8443'), 'xn--bcher-kva.example:8443');
   assert.equal(hostnameToASCII('127.0.0.1:9'), '127.0.0.1:9');
 });
+
+test('hostnames: the plain-ASCII fast path agrees with the full UTS-46 mapping', async () => {
+  // normalizeHostname skips tr46 for letter-digit-hyphen hosts; it must give what tr46 gives.
+  const tr46 = await import('tr46');
+  const opts = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: true, transitionalProcessing: false };
+  const viaTr46 = (h: string) => tr46.toUnicode(tr46.toASCII(h, { ...opts, verifyDNSLength: false }) ?? '', opts).domain;
+  const alphabet = 'abcXYZ019-.';
+  let seed = 7;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+  const hosts = ['Registry.Example.COM', 'a-b.c-d', 'my-registry.corp.internal', '127.0.0.1', 'x.y.z.q'];
+  for (let i = 0; i < 2000; i++) {
+    const len = 1 + rnd(20);
+    let h = '';
+    for (let j = 0; j < len; j++) h += alphabet[rnd(alphabet.length)];
+    hosts.push(h);
+  }
+  let compared = 0;
+  for (const h of hosts) {
+    const ours = tryNormalizeHostname(h);
+    if (typeof ours !== 'string') continue; // invalid either way is covered by the table above
+    assert.equal(ours, viaTr46(h), h);
+    compared++;
+  }
+  assert.ok(compared > 500, `compared ${compared} hostnames`);
+});
