@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { Fix, fixesFor } from './logic/fixes';
 import { within } from './logic/lookup';
-import { refAt, Ref } from './logic/refs';
+import { attributeAt, contains, refAt, Ref } from './logic/refs';
 import { targetOf } from './logic/target';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
@@ -29,8 +29,13 @@ export function registerCodeActions(context: vscode.ExtensionContext, services: 
     async provideCodeActions(document, range, ctx) {
       if (!services.isOurs(document) || !services.networkAllowed()) return undefined;
       const { refs } = services.refs(document);
-      const ref = refAt(refs, document.offsetAt(range.start));
+      const offset = document.offsetAt(range.start);
+      const ref = refAt(refs, offset);
       if (!ref) return undefined;
+      // Only where the fix belongs: the block header, its source/version, or one of our
+      // diagnostics — not on every line of a module block (e.g. a type error in an argument).
+      const ours = ctx.diagnostics.some((d) => d.source === 'tofu-registry');
+      if (!ours && !attributeAt(ref, offset) && !contains(ref.headerRange, offset)) return undefined;
       const t = targetOf(ref).target;
       if (!t) return undefined;
       if (!services.lookup.peekVersions(t)) await within(services.lookup.versions(t), 5000);

@@ -127,13 +127,17 @@ describe('editor features (real extension host, HTTPS test registry)', function 
   });
 
   it('quick fix rewrites the constraint keeping the operator; CodeLens offers it too', async () => {
-    const doc = await openFile('fix.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 4.0"\n}\n`);
+    const doc = await openFile('fix.tf', `module "net" {\n  source  = "${H}/edtest/network/aws"\n  version = "~> 4.0"\n  extra   = "x"\n}\n`);
     const at = positionOf(doc, '~> 4.0', 1);
     const actions = await waitFor('the update quick fix', async () => {
       const a = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(at, at));
       return a?.find((x) => x.title.startsWith('Update constraint to'));
     });
     assert.equal(actions.title, 'Update constraint to "~> 5.31" (newest 5.31.0; currently selects 4.9.0)');
+    // Not offered on an unrelated line of the same block.
+    const elsewhere = positionOf(doc, 'extra', 1);
+    const unrelated = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(elsewhere, elsewhere));
+    assert.deepEqual((unrelated ?? []).filter((x) => /constraint|version/i.test(x.title)).map((x) => x.title), []);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
     assert.ok(lenses.some((l) => l.command?.title === 'newer version available: 5.31.0 → update constraint'),
       `lenses: ${lenses.map((l) => l.command?.title)}`);
