@@ -1,7 +1,7 @@
 // tofu-registry discover | versions | resolve — thin wrappers over the Engine. The --json shapes
 // are a public contract (CI pipelines script against them): do not rename fields.
 import { resolve } from 'node:path';
-import { Engine } from '../engine/engine';
+import { describeSource, Engine } from '../engine/engine';
 import { toModuleAddress } from '../engine/registry/modules';
 import { toProviderAddress } from '../engine/registry/providers';
 import { selectVersions } from '../engine/versions';
@@ -53,7 +53,7 @@ export async function runDiscover(args: string[], io: CliIO): Promise<number> {
       printJson(io, { host: d.host, discoveryUrl: d.discoveryUrl, finalUrl: d.finalUrl, services: d.services, cached: d.cached });
       return;
     }
-    io.stdout(`${d.host}  (${d.finalUrl})\n`);
+    io.stdout(d.source === 'cli-config' ? `${d.host}  (from a host block in the CLI configuration ${d.finalUrl})\n` : `${d.host}  (${d.finalUrl})\n`);
     const ids = Object.keys(d.services).sort();
     if (!ids.length) io.stdout('  no services\n');
     for (const id of ids) io.stdout(`  ${id.padEnd(14)} ${d.services[id]}\n`);
@@ -68,10 +68,12 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
   const provider = flag(parsed, 'provider');
   return withEngine(parsed, io, async (engine, json) => {
     let out: { address: string; host: string; kind: 'module' | 'provider'; versions: string[] };
+    let from: string | undefined;
     if (provider) {
       const p = toProviderAddress(address);
       const list = await engine.listProviderVersions(p);
       out = { address: p.address, host: p.host, kind: 'provider', versions: list.versions.map((v) => v.version) };
+      if (list.sources) from = list.sources.map(describeSource).join(', ');
     } else {
       const a = toModuleAddress(address);
       const list = await engine.listModuleVersions(a);
@@ -83,7 +85,7 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
     }
     const result = { ...out, versions: sel.versions, matching: sel.matching, selected: sel.selected, newest: sel.newest };
     if (json) return printJson(io, result);
-    io.stdout(`${result.address} (${result.kind} on ${result.host})\n`);
+    io.stdout(`${result.address} (${result.kind} on ${result.host}${from ? `, from ${from}` : ''})\n`);
     io.stdout(`  selected: ${result.selected ?? '(none)'}${constraint !== null ? `  for ${JSON.stringify(constraint)}` : ''}\n`);
     io.stdout(`  newest:   ${result.newest ?? '(none)'}\n`);
     const matching = new Set(result.matching);

@@ -30,7 +30,7 @@ export function registerCompletion(context: vscode.ExtensionContext, services: R
       }
       const t = info.target;
       if (!t || !services.networkAllowed()) return undefined;
-      let versions: string[];
+      let versions: string[] & { from?: string };
       try {
         versions = await services.lookup.versions(t);
       } catch (err) {
@@ -44,7 +44,7 @@ export function registerCompletion(context: vscode.ExtensionContext, services: R
         item.filterText = v.filterText;
         item.sortText = v.sortText;
         item.preselect = v.preselect;
-        item.detail = v.detail;
+        item.detail = versions.from ? `${v.detail} (from ${versions.from})` : v.detail;
         item.range = range;
         return item;
       });

@@ -1,6 +1,6 @@
 // Builds the one Engine from the settings, and adapts it to the editor's RegistryBackend.
 import * as vscode from 'vscode';
-import { Engine, EngineOptions, LogEntry } from '../engine/engine';
+import { describeSource, Engine, EngineOptions, LogEntry } from '../engine/engine';
 import type { RegistryBackend } from './logic/lookup';
 import { redactUrls } from './logic/redact';
 import type { EditorSettings } from './settings';
@@ -46,7 +46,11 @@ export function backendOf(engine: Engine): RegistryBackend {
       return (await engine.listModuleVersions(addr)).versions;
     },
     async providerVersions(addr) {
-      return (await engine.listProviderVersions(addr)).versions.map((v) => v.version);
+      const list = await engine.listProviderVersions(addr);
+      const versions = list.versions.map((v) => v.version);
+      // Say where versions came from when the CLI configuration routes providers elsewhere.
+      const from = list.sources?.some((s) => s.method !== 'direct') ? list.sources.map(describeSource).join(', ') : undefined;
+      return from ? Object.assign(versions, { from }) : versions;
     },
     async downloadLocation(addr, version) {
       return (await engine.resolveDownloadLocation(addr, version)).location;

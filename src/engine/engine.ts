@@ -1,20 +1,26 @@
 // The registry engine: one object per editor session / CLI run. Plain data in, plain data out.
 // Wires credentials → HTTP client → discovery → module/provider registry clients, with caches.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CliSettings, loadCliSettings } from './cliconfig/settings';
 import { ModuleAddress } from './addresses/module-source';
 import { ProviderAddress } from './addresses/provider-source';
 import { CredentialStore } from './credentials';
-import { CachedLookup, Discovery, DiscoveryResult } from './discovery';
+import { CachedLookup, Discovery, DiscoveryResult, forcedDiscovery } from './discovery';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
+import { listViaInstallationMethods, VersionSource } from './registry/installation';
 
 export type { DiscoveryResult } from './discovery';
 export type { VersionList, DownloadLocation } from './registry/modules';
 export type { ProviderVersionList, ProviderPackageMeta, ProviderVersion } from './registry/providers';
 export type { ModuleAddress, ModuleSource } from './addresses/module-source';
 export type { ProviderAddress } from './addresses/provider-source';
+export type { VersionSource } from './registry/installation';
+export { describeSource } from './registry/installation';
 export { RegistryError } from './net/errors';
 export { HttpClient } from './net/http';
 
@@ -54,7 +60,8 @@ export class Engine {
   readonly credentials: CredentialStore;
   private readonly discovery: Discovery;
   private readonly moduleVersions: CachedLookup<Omit<VersionList, 'cached'>>;
-  private readonly providerVersions: CachedLookup<Omit<ProviderVersionList, 'cached'>>;
+  private readonly providerVersions: CachedLookup<Omit<ProviderVersionList, 'cached'> & { sources?: VersionSource[] }>;
+  private settings?: CliSettings;
 
   constructor(readonly options: EngineOptions = {}) {
     const env = options.env ?? process.env;
@@ -68,12 +75,31 @@ export class Engine {
       authHint: (host) => this.credentials.authHint(host),
     });
     const dir = (sub: string) => (options.cacheDir ? join(options.cacheDir, sub) : undefined);
-    this.discovery = new Discovery(this.http, { cacheDir: options.cacheDir, ttlMs, failureTtlMs: options.failureTtlMs });
+    this.discovery = new Discovery(this.http, {
+      cacheDir: options.cacheDir, ttlMs, failureTtlMs: options.failureTtlMs,
+      forced: (host) => {
+        const h = this.cliSettings().hosts.get(host);
+        return h && forcedDiscovery(host, h.services, pathToFileURL(h.file).href);
+      },
+    });
     this.moduleVersions = new CachedLookup({ diskDir: dir('module-versions'), ttlMs, failureTtlMs: options.failureTtlMs });
     this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs });
   }
 
-  /** Service discovery for a host ("host[:port]", Unicode or punycode). Cached, single-flight. */
+  /**
+   * The `host` and `provider_installation` parts of the CLI configuration (the same files the
+   * credentials come from), read once; clearCache() reads them again.
+   */
+  cliSettings(): CliSettings {
+    this.settings ??= loadCliSettings(this.credentials.configFiles(),
+      (message) => this.options.log?.({ level: 'warn', message }));
+    return this.settings;
+  }
+
+  /**
+   * Service discovery for a host ("host[:port]", Unicode or punycode). Cached, single-flight.
+   * A `host` block in the CLI configuration answers instead of the network (source 'cli-config').
+   */
   discoverServices(host: string): Promise<DiscoveryResult> {
     return this.discovery.discover(host);
   }
@@ -101,7 +127,26 @@ export class Engine {
     return fetchModuleLocation(this.http, base, a, version);
   }
 
-  async listProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList> {
+  /**
+   * Versions of a provider as `tofu init` would find them: through the CLI configuration's
+   * provider_installation methods when there is such a block (`sources` then says which methods
+   * answered), else from the origin registry. Cached, single-flight.
+   */
+  async listProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList & { sources?: VersionSource[] }> {
+    const p = toProviderAddress(address);
+    const inst = this.cliSettings().installation;
+    if (!inst) return this.listOriginProviderVersions(p);
+    // The key covers the methods, so an edited configuration never reads an old disk entry.
+    const key = `installation:${createHash('sha256').update(JSON.stringify(inst)).digest('hex').slice(0, 16)}:${p.address}`;
+    const { value, cached } = await this.providerVersions.get(key, () => listViaInstallationMethods(inst.methods, inst.file, p, {
+      http: this.http, timeoutMs: this.options.timeoutMs, log: this.options.log,
+      direct: (q) => this.listOriginProviderVersions(q),
+    }));
+    return { ...value, cached };
+  }
+
+  /** Versions from the provider's origin registry only (what the mirror command copies from). */
+  async listOriginProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList> {
     const p = toProviderAddress(address);
     const { value, cached } = await this.providerVersions.get(p.address, async () => {
       const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
@@ -119,6 +164,7 @@ export class Engine {
   /** Forget discovery and version answers (memory and disk) and re-read credentials. */
   async clearCache(): Promise<void> {
     this.credentials.reload();
+    this.settings = undefined;
     await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.providerVersions.clear()]);
   }
 

@@ -128,13 +128,15 @@ export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<s
           out.diagnostics.push({ range: srcRange, severity: 'error', code: 'invalid-source', message: err.message });
           continue;
         }
+        // The failing host may be a mirror from the CLI configuration, not the provider's host.
+        const host = err.host ?? t.host;
         if (isUnknownHost(err)) {
           out.diagnostics.push({ range: srcRange, severity: 'error', code: 'unknown-host',
-            message: `Unknown registry host ${t.host}: ${err.message}` });
+            message: `Unknown ${host === t.host ? 'registry' : 'mirror'} host ${host}: ${err.message}` });
           continue;
         }
         if (NETWORK_CODES.has(err.code)) {
-          out.network.push({ host: t.host, message: err.message });
+          out.network.push({ host, message: err.message });
           continue;
         }
       }

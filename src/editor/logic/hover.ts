@@ -68,6 +68,8 @@ export function versionHover(i: VersionHoverInput): string {
   if (sel.selected) lines.push(`- Selected by \`tofu init\`: **${sel.selected}**`);
   else lines.push('- $(warning) **No available version satisfies this constraint**');
   if (sel.newest) lines.push(`- Newest available: ${sel.newest}`);
+  const from = (i.versions.value as { from?: string }).from;
+  if (from) lines.push(`- Versions from ${esc(from)} (CLI configuration provider_installation)`);
   const top = sel.matching.slice(0, 5);
   lines.push(`- ${sel.matching.length} of ${sel.versions.length} versions match${top.length ? `: ${top.join(', ')}${sel.matching.length > top.length ? ', …' : ''}` : ''}`);
   if (sel.selected && sel.newest) {

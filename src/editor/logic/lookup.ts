@@ -14,11 +14,18 @@ export interface DiscoveryInfo {
   services: Record<string, string>;
 }
 
+/**
+ * A version list; `from` names where it came from when that is not the origin registry alone
+ * (e.g. "network mirror https://mirror.example/providers/", from the CLI configuration's
+ * provider_installation block).
+ */
+export type VersionsFrom = string[] & { from?: string };
+
 /** What the editor needs from the engine (src/editor/services.ts adapts the Engine to this). */
 export interface RegistryBackend {
   discover(host: string): Promise<DiscoveryInfo>;
   moduleVersions(addr: RegistryModuleSource): Promise<string[]>;
-  providerVersions(addr: ProviderAddress): Promise<string[]>;
+  providerVersions(addr: ProviderAddress): Promise<VersionsFrom>;
   /** The resolved download location of one module version (absolute URL, git::…?ref=…). */
   downloadLocation(addr: RegistryModuleSource, version: string): Promise<string>;
 }

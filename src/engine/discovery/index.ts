@@ -17,6 +17,12 @@ export interface DiscoveryResult {
   /** Service id → absolute base URL. */
   services: Record<string, string>;
   cached: boolean;
+  /**
+   * 'cli-config': the services come from a `host` block of the CLI configuration (no request was
+   * made; discoveryUrl and finalUrl are then the file:// URL of that configuration file).
+   * Absent: network discovery.
+   */
+  source?: 'cli-config';
 }
 
 export const DISCOVERY_MAX_BYTES = MiB;
@@ -60,16 +66,36 @@ export async function fetchDiscovery(http: HttpClient, hostGiven: string): Promi
   return { host, discoveryUrl, finalUrl: res.url, services };
 }
 
+/**
+ * The services of a CLI configuration `host` block, as OpenTofu's disco.ForceHostServices: used
+ * verbatim instead of network discovery; relative URLs resolve against the discovery URL the host
+ * would have had. Non-string values (e.g. login.v1 objects) are not base URLs and are skipped.
+ */
+export function forcedDiscovery(host: string, services: Record<string, unknown>, configUrl: string): Omit<DiscoveryResult, 'cached'> {
+  const base = discoveryUrlFor(host);
+  const out: Record<string, string> = {};
+  for (const [id, raw] of Object.entries(services)) {
+    if (typeof raw !== 'string') continue;
+    let u: URL;
+    try { u = new URL(raw, base); } catch { continue; }
+    if (id === 'modules.v1' && !u.pathname.endsWith('/')) u.pathname += '/';
+    out[id] = u.href;
+  }
+  return { host, discoveryUrl: configUrl, finalUrl: configUrl, services: out, source: 'cli-config' };
+}
+
 export interface DiscoveryOptions {
   cacheDir?: string;
   ttlMs: number;
   failureTtlMs?: number;
+  /** Services configured for a (normalised) host, which then is never asked over the network. */
+  forced?: (host: string) => Omit<DiscoveryResult, 'cached'> | undefined;
 }
 
 /** Cached, single-flight discovery per normalised host. */
 export class Discovery {
   private readonly cache: CachedLookup<Omit<DiscoveryResult, 'cached'>>;
-  constructor(private readonly http: HttpClient, opts: DiscoveryOptions) {
+  constructor(private readonly http: HttpClient, private readonly opts: DiscoveryOptions) {
     this.cache = new CachedLookup({
       diskDir: opts.cacheDir ? `${opts.cacheDir}/discovery` : undefined,
       ttlMs: opts.ttlMs, failureTtlMs: opts.failureTtlMs,
@@ -81,6 +107,8 @@ export class Discovery {
     try { host = normalizeHostname(hostGiven); } catch (err) {
       throw err instanceof RegistryError ? new RegistryError('invalid-address', err.message, { host: hostGiven }) : err;
     }
+    const forced = this.opts.forced?.(host);
+    if (forced) return { ...forced, cached: false };
     const { value, cached } = await this.cache.get(host, () => fetchDiscovery(this.http, host));
     return { ...value, cached };
   }

@@ -1,6 +1,7 @@
 // The mirror engine's entry point, shared by `tofu-registry mirror` and "OpenTofu: Mirror
 // providers": configuration dirs → requirements (+ lock pins) → versions → verified archives in OUT.
 import { resolve } from 'node:path';
+import type { ProviderAddress } from '../addresses/provider-source';
 import { NetworkMirrorClient } from '../registry/network-mirror';
 import { executeMirror, ProviderRequirement, resolveTargets } from './run';
 import { readDirRequirements } from './requirements';
@@ -16,6 +17,8 @@ export { MirrorLockedError } from './layout';
 export { cliConfigSnippets, renderReportMarkdown } from './report';
 
 export interface MirrorEngine extends RegistryLike {
+  /** The origin registry's versions, ignoring the CLI configuration's provider_installation. */
+  listOriginProviderVersions?(addr: ProviderAddress): Promise<unknown>;
   http: RegistryLike['http'] & {
     getJson(url: string, opts?: { maxBytes?: number; timeoutMs?: number; auth?: boolean; signal?: AbortSignal }): Promise<{ url: string; json: unknown }>;
   };
@@ -38,7 +41,15 @@ export interface MirrorProvidersOptions {
 }
 
 export function sourceFor(engine: MirrorEngine, fromMirror?: string): ArchiveSource {
-  return fromMirror ? new MirrorSource(new NetworkMirrorClient(fromMirror, engine.http), engine.http) : new RegistrySource(engine);
+  if (fromMirror) return new MirrorSource(new NetworkMirrorClient(fromMirror, engine.http), engine.http);
+  // Like `tofu providers mirror`: copy from the origin registries even when the CLI configuration
+  // routes `tofu init` through a mirror.
+  const origin = engine.listOriginProviderVersions;
+  return new RegistrySource(origin ? {
+    listProviderVersions: (addr) => origin.call(engine, addr),
+    getProviderPackage: (...args) => engine.getProviderPackage(...args),
+    http: engine.http,
+  } : engine);
 }
 
 export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<MirrorReport> {
