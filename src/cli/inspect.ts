@@ -14,6 +14,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CliIO, flag, parseArgs, printJson, reportFailure, UsageError } from './common';
 import { applyTofuPrecedence, extractFile, findConfigFiles, FileSummary, parseConfig, Range, ValueInfo } from '../engine/config';
+import { parseTypeConstraint } from '../engine/types/parse';
+import { renderType } from '../engine/types/render';
 
 type JsonValue = string | { expression: string } | null;
 
@@ -41,11 +43,18 @@ function human(v: ValueInfo | null): string {
   return v.literal !== null ? JSON.stringify(v.literal) : v.text.replace(/\s+/g, ' ');
 }
 
+/** A type on one line, canonical when it parses (newline-separated object attributes stay readable). */
+function humanType(v: ValueInfo | null): string {
+  if (!v || v.literal !== null) return human(v);
+  const parsed = parseTypeConstraint(v.expr);
+  return parsed.diagnostics.some((d) => d.severity === 'error') ? human(v) : renderType(parsed.type);
+}
+
 function humanSummary(p: string, s: FileSummary): string {
   const lines = [p];
   for (const m of s.modules) lines.push(`  module ${JSON.stringify(m.name)}  source ${human(m.source)}  version ${human(m.version)}  (line ${m.range.start.line + 1})`);
   for (const r of s.requiredProviders) lines.push(`  provider ${r.name}  source ${human(r.source)}  version ${human(r.version)}${r.legacy ? '  (legacy string form)' : ''}`);
-  for (const v of s.variables) lines.push(`  variable ${JSON.stringify(v.name)}  type ${human(v.type)}`);
+  for (const v of s.variables) lines.push(`  variable ${JSON.stringify(v.name)}  type ${humanType(v.type)}`);
   for (const d of s.diagnostics) lines.push(`  ${d.severity} ${d.range.start.line + 1}:${d.range.start.character + 1}  ${d.message}`);
   if (lines.length === 1) lines.push('  (no modules, providers or variables)');
   return lines.join('\n') + '\n';
