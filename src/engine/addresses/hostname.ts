@@ -45,6 +45,8 @@ export function tryNormalizeHostname(given: string): string | { error: string } 
       if (!/^[0-9]+$/.test(port)) return bad('port must be a decimal number');
     }
     if (/[/\\?#@\s]/.test(host)) return bad('contains characters not allowed in a hostname');
+    // svchost validates labels (IDNA CheckHyphens): none may begin or end with "-"
+    if (host.split('.').some((l) => l.startsWith('-') || l.endsWith('-'))) return bad('a label may not begin or end with "-"');
     if (isPlainAscii(host)) {
       host = host.toLowerCase();
     } else {

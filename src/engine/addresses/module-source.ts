@@ -75,11 +75,10 @@ export function parseModuleRegistryAddress(raw: string): RegistryModuleSource | 
     const given = parts.shift()!;
     const h = tryNormalizeHostname(given);
     if (typeof h !== 'string') {
-      return { error: given.includes('--') && /xn--/i.test(given)
-        ? `invalid module registry hostname ${JSON.stringify(given)}; internationalized domain names must be given as direct unicode characters, not in punycode`
-        : `invalid module registry hostname ${JSON.stringify(given)}` };
+      // registry-address reports every unusable hostname this way
+      return { error: `invalid module registry hostname ${JSON.stringify(given)}; internationalized domain names must be given as direct unicode characters, not in punycode` };
     }
-    if (!h.includes('.')) return { error: `invalid module registry hostname ${JSON.stringify(given)}: must contain at least one dot` };
+    if (!h.includes('.')) return { error: 'invalid module registry hostname: must contain at least one dot' };
     if (RESERVED_HOSTS.has(h)) {
       return { error: `can't use ${JSON.stringify(h)} as a module registry host, because it's reserved for installing directly from version control repositories` };
     }
@@ -89,14 +88,14 @@ export function parseModuleRegistryAddress(raw: string): RegistryModuleSource | 
   if (!NAME_RE.test(namespace)) return { error: `invalid namespace ${JSON.stringify(namespace)}: must be between one and 64 characters, including ASCII letters, digits, dashes, and underscores, where dashes and underscores may not be the prefix or suffix` };
   if (!NAME_RE.test(name)) return { error: `invalid module name ${JSON.stringify(name)}: must be between one and 64 characters, including ASCII letters, digits, dashes, and underscores, where dashes and underscores may not be the prefix or suffix` };
   if (!SYSTEM_RE.test(system)) {
-    if (system.includes('?')) return { error: 'module registry addresses may not include a query string' };
+    if (system.includes('?')) return { error: 'module registry addresses may not include a query string portion' };
     return { error: `invalid target system ${JSON.stringify(system)}: must be between one and 64 ASCII letters or digits` };
   }
   let subdir: string | undefined;
   if (subdirRaw !== undefined) {
     const cleaned = cleanSubdir(subdirRaw);
-    if (cleaned === null) return { error: 'subdirectory path may not use ".." to escape the module package' };
-    subdir = cleaned || undefined;
+    if (cleaned === '..' || cleaned.startsWith('../')) return { error: `subdirectory path ${JSON.stringify(cleaned)} leads outside of the module package` };
+    subdir = cleaned === '.' ? undefined : cleaned;
   }
   const tail = `${namespace}/${name}/${system}`;
   const fullAddress = `${host}/${tail}`;
@@ -106,14 +105,15 @@ export function parseModuleRegistryAddress(raw: string): RegistryModuleSource | 
   };
 }
 
-function cleanSubdir(sub: string): string | null {
+/** Go's path.Clean, without the leading "/" case (subdirectories are relative). */
+function cleanSubdir(sub: string): string {
   const out: string[] = [];
   for (const seg of sub.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') return null;
-    out.push(seg);
+    if (seg === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else out.push(seg);
   }
-  return out.join('/');
+  return out.join('/') || '.';
 }
 
 /** Classify a module `source` string exactly as OpenTofu would. */
@@ -153,6 +153,6 @@ export function parseModuleSource(raw: string): ModuleSource {
   const parts = pkg.split('/').length;
   const why = parts >= 3 && parts <= 4 && !pkg.includes('?') && !pkg.includes(':')
     ? `invalid module registry address: ${reg.error}`
-    : 'not a local path ("./", "../"), a registry address (namespace/name/system) or a supported remote source';
+    : `OpenTofu cannot detect a supported external module source type for ${pkg}`;
   return remote('unknown', why);
 }

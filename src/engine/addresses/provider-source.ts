@@ -1,4 +1,5 @@
 // Provider source addresses: [hostname/]namespace/type, as OpenTofu's tfaddr.ParseProviderSource.
+import * as tr46 from 'tr46';
 import { RegistryError } from '../net/errors';
 import { DEFAULT_REGISTRY_HOST, tryNormalizeHostname } from './hostname';
 
@@ -12,15 +13,42 @@ export interface ProviderAddress {
   display: string;
 }
 
-const PART_RE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const PART_CHARS = /^[a-z0-9_-]+$/;
+const TR46 = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false };
 
+// registry-address's ParseProviderPart: a DNS-style label (case-folded, Unicode letters allowed)
+// that may also contain single underscores, never "--", "__", ".", or a leading/trailing "-"/"_".
 function part(given: string, what: string): string {
-  const p = given.toLowerCase();
-  if (!PART_RE.test(p) || p.includes('--')) {
-    throw new RegistryError('invalid-address',
-      `invalid provider ${what} ${JSON.stringify(given)}: must contain only letters, digits and dashes, and may not use leading or trailing dashes`);
+  const bad = (why: string) => new RegistryError('invalid-address', `invalid provider ${what} ${JSON.stringify(given)}: ${why}`);
+  if (given === '') throw bad('must have at least one character');
+  if (given.includes('.')) throw bad('dots are not allowed');
+  if (given.includes('--')) throw bad('cannot use multiple consecutive dashes');
+  if (given.includes('__')) throw bad('cannot use multiple consecutive underscores');
+  if (given.startsWith('_') || given.endsWith('_')) throw bad('underscores may not be used as a prefix or suffix');
+  const lettersOnly = 'must contain only letters, digits, dashes, and underscores, and may not use leading or trailing dashes or underscores';
+  if (given.startsWith('-') || given.endsWith('-')) throw bad(lettersOnly);
+  let p = given.toLowerCase();
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(given)) {
+    const r = tr46.toUnicode(given, TR46);
+    if (r.error) throw bad(lettersOnly);
+    p = r.domain;
   }
+  for (const ch of p) if (ch <= '\x7f' && !PART_CHARS.test(ch)) throw bad(lettersOnly);
   return p;
+}
+
+function checkTypePrefix(type: string, suggest: (t: string) => string): void {
+  for (const [redundant, userError, what] of [['terraform-', 'terraform-provider-', 'Terraform'], ['opentofu-', 'opentofu-provider-', 'OpenTofu']]) {
+    if (!type.startsWith(redundant)) continue;
+    const rest = type.slice(userError.length);
+    if (type.startsWith(userError) && rest !== '') {
+      let ok = true;
+      try { part(rest, 'type'); } catch { ok = false; }
+      if (ok) throw new RegistryError('invalid-address', `invalid provider type ${JSON.stringify(type)}: must not have the "${userError}" prefix; did you mean ${JSON.stringify(suggest(rest))}?`);
+    }
+    throw new RegistryError('invalid-address', `invalid provider type ${JSON.stringify(type)}: the "${redundant}" prefix is redundant for ${what === 'Terraform' ? 'a Terraform' : 'an OpenTofu'} provider and isn't allowed`);
+  }
 }
 
 /** Throws RegistryError('invalid-address'). A bare type gets namespace "hashicorp". */
@@ -37,12 +65,20 @@ export function parseProviderSource(src: string): ProviderAddress {
     host = h;
     parts.shift();
   }
-  const namespace = parts.length === 2 ? part(parts[0], 'namespace') : 'hashicorp';
   const type = part(parts[parts.length - 1], 'type');
-  if (type.startsWith('terraform-provider-')) {
-    throw new RegistryError('invalid-address',
-      `invalid provider type ${JSON.stringify(type)}: must not have the "terraform-provider-" prefix; did you mean ${JSON.stringify(type.slice(19))}?`);
+  let namespace = 'hashicorp';
+  if (parts.length === 2) {
+    if (parts[0] === '-') {
+      // the legacy namespace is tolerated, but only on the default registry host
+      if (host !== DEFAULT_REGISTRY_HOST) {
+        throw new RegistryError('invalid-address', `invalid provider source ${JSON.stringify(src)}: the legacy provider namespace "-" can be used only with hostname ${DEFAULT_REGISTRY_HOST}`);
+      }
+      namespace = '-';
+    } else {
+      namespace = part(parts[0], 'namespace');
+    }
   }
+  checkTypePrefix(type, (t) => (host === DEFAULT_REGISTRY_HOST ? `${namespace}/${t}` : `${host}/${namespace}/${t}`));
   const address = `${host}/${namespace}/${type}`;
   return { host, namespace, type, address, display: host === DEFAULT_REGISTRY_HOST ? `${namespace}/${type}` : address };
 }

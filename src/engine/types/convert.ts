@@ -2,7 +2,7 @@
 // OpenTofu uses for input variables) and hcl's ext/typeexpr Defaults (optional attribute defaults
 // applied top-down before conversion). Unknown values never fail by themselves.
 import {
-  ObjectType, Type, attribute, compareStrings, friendlyConstraintName, hasAny, hasDefaults, withoutOptional,
+  ANY, ObjectType, Type, attribute, compareStrings, friendlyConstraintName, hasAny, hasDefaults, withoutOptional,
 } from './model';
 import { NamedValue, PathStep, Value, compareValues, normalizeNumber, typeOf } from './value';
 import { unify } from './unify';
@@ -20,8 +20,11 @@ export interface ConversionError {
 
 export type ConversionResult = { ok: true; value: Value } | { ok: false; error: ConversionError };
 
+/** A step while converting: an attribute name or element index, or a map key (`element "k"`). */
+type Step = PathStep | { mapKey: string };
+
 class Fail extends Error {
-  constructor(readonly path: PathStep[], readonly rule: string) { super(rule); }
+  constructor(readonly steps: Step[], readonly rule: string) { super(rule); }
 }
 
 /**
@@ -38,7 +41,10 @@ export function convertNoDefaults(value: Value, type: Type): ConversionResult {
   try {
     return { ok: true, value: conv(value, type, []) };
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, error: { path: e.path, rule: e.rule, message: formatError(e.path, e.rule) } };
+    if (e instanceof Fail) {
+      const path = e.steps.map((s) => (typeof s === 'object' ? s.mapKey : s));
+      return { ok: false, error: { path, rule: e.rule, message: formatError(e.steps, e.rule) } };
+    }
     throw e;
   }
 }
@@ -47,8 +53,12 @@ export function formatPath(path: PathStep[]): string {
   return path.map((s) => (typeof s === 'number' ? `element ${s}` : `attribute ${JSON.stringify(s)}`)).join(': ');
 }
 
-function formatError(path: PathStep[], rule: string): string {
-  return path.length ? `${formatPath(path)}: ${rule}` : rule;
+// Like cty's MismatchMessage: `attribute "a"` for object attributes, `element 0` / `element "k"`
+// for list, set, tuple and map elements.
+function formatError(steps: Step[], rule: string): string {
+  if (!steps.length) return rule;
+  const where = steps.map((s) => (typeof s === 'object' ? `element ${JSON.stringify(s.mapKey)}` : formatPath([s])));
+  return `${where.join(': ')}: ${rule}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,7 +104,7 @@ function kindName(v: Value): string {
   return v.kind === 'null' ? 'null' : v.kind;
 }
 
-function conv(v: Value, t: Type, path: PathStep[]): Value {
+function conv(v: Value, t: Type, path: Step[]): Value {
   if (t.kind === 'any') return v;
   if (v.kind === 'unknown') return { kind: 'unknown', type: withoutOptional(t) };
   if (v.kind === 'null') return { kind: 'null', type: withoutOptional(t) };
@@ -141,7 +151,7 @@ function conv(v: Value, t: Type, path: PathStep[]): Value {
   }
 }
 
-function convSequence(v: Value, t: { kind: 'list' | 'set'; element: Type }, path: PathStep[]): Value {
+function convSequence(v: Value, t: { kind: 'list' | 'set'; element: Type }, path: Step[]): Value {
   if (v.kind !== 'tuple' && v.kind !== 'list' && v.kind !== 'set') {
     throw new Fail(path, `${friendlyConstraintName(t)} required, but got ${kindName(v)}`);
   }
@@ -149,7 +159,7 @@ function convSequence(v: Value, t: { kind: 'list' | 'set'; element: Type }, path
   if (ety.kind === 'any') {
     if (v.kind !== 'tuple') ety = v.elementType;
     else if (v.elements.length) {
-      const u = unify(v.elements.map(typeOf));
+      const u = unifyElements(v.elements);
       if (!u) throw new Fail(path, `all ${t.kind} elements must have the same type (${describeTypes(v.elements)})`);
       ety = u;
     }
@@ -168,7 +178,7 @@ function convSequence(v: Value, t: { kind: 'list' | 'set'; element: Type }, path
   return { kind: t.kind, elementType, elements: elems };
 }
 
-function convMap(v: Value, t: { kind: 'map'; element: Type }, path: PathStep[]): Value {
+function convMap(v: Value, t: { kind: 'map'; element: Type }, path: Step[]): Value {
   if (v.kind !== 'object' && v.kind !== 'map') {
     throw new Fail(path, `${friendlyConstraintName(t)} required, but got ${kindName(v)}`);
   }
@@ -177,34 +187,56 @@ function convMap(v: Value, t: { kind: 'map'; element: Type }, path: PathStep[]):
   if (ety.kind === 'any') {
     if (v.kind === 'map') ety = v.elementType;
     else if (src.length) {
-      const u = unify(src.map((a) => typeOf(a.value)));
+      const u = unifyElements(src.map((a) => a.value));
       if (!u) throw new Fail(path, `all map elements must have the same type (${describeTypes(src.map((a) => a.value))})`);
       ety = u;
     }
   }
-  let entries = src.map((a) => ({ name: a.name, value: conv(a.value, ety, [...path, a.name]) }));
+  let entries = src.map((a) => ({ name: a.name, value: conv(a.value, ety, [...path, { mapKey: a.name }]) }));
   let elementType = withoutOptional(ety);
   if (hasAny(ety) && entries.length) {
     const u = unify(entries.map((e) => typeOf(e.value)));
     if (!u) throw new Fail(path, `all map elements must have the same type (${describeTypes(entries.map((e) => e.value))})`);
-    entries = entries.map((e) => ({ name: e.name, value: conv(e.value, u, [...path, e.name]) }));
+    entries = entries.map((e) => ({ name: e.name, value: conv(e.value, u, [...path, { mapKey: e.name }]) }));
     elementType = u;
   }
   return { kind: 'map', elementType, entries };
 }
 
-function convObject(v: Value, t: ObjectType, path: PathStep[]): Value {
+function convObject(v: Value, t: ObjectType, path: Step[]): Value {
   if (v.kind !== 'object' && v.kind !== 'map') throw new Fail(path, `object required, but got ${kindName(v)}`);
   const src = v.kind === 'object' ? v.attributes : v.entries;
   const has = new Map(src.map((a) => [a.name, a.value]));
   const missing = t.attributes.filter((a) => !a.optional && !has.has(a.name)).map((a) => JSON.stringify(a.name));
+  if (missing.length && v.kind === 'map') throw new Fail(path, `map has no element for required attribute ${missing[0]}`);
   if (missing.length === 1) throw new Fail(path, `attribute ${missing[0]} is required by object type`);
-  if (missing.length > 1) throw new Fail(path, `attributes ${missing.join(', ')} are required by object type`);
+  if (missing.length > 1) throw new Fail(path, `attributes ${englishList(missing)} are required by object type`);
   const attrs: NamedValue[] = t.attributes.map((a) => {
     const given = has.get(a.name);
     return { name: a.name, value: given === undefined ? { kind: 'null', type: withoutOptional(a.type) } : conv(given, a.type, [...path, a.name]) };
   });
   return { kind: 'object', attributes: attrs };
+}
+
+/** cty's list of names: `"a" and "b"`, `"a", "b", and "c"`. */
+function englishList(names: string[]): string {
+  if (names.length <= 2) return names.join(' and ');
+  return `${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]}`;
+}
+
+/**
+ * The one element type for a tuple → list/set(any) or object → map(any) conversion (cty
+ * conversionTupleToList and friends). A null literal has no type of its own (`any`) and takes the
+ * others' type; when the unified type is still `any` although some element has a real type (e.g.
+ * `[["a"], "b", null]`), no single element type exists. Unknown values are left out: their real
+ * type is not known here, so they never make the conversion fail.
+ */
+function unifyElements(values: Value[]): Type | undefined {
+  const known = values.filter((e) => e.kind !== 'unknown').map(typeOf);
+  if (!known.length) return ANY;
+  const u = unify(known);
+  if (u?.kind === 'any' && known.some((k) => k.kind !== 'any')) return undefined;
+  return u;
 }
 
 function describeTypes(values: Value[]): string {

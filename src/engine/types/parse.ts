@@ -52,11 +52,12 @@ function err(diags: Diagnostic[], range: Range, detail: string, summary = SUMMAR
 function legacyQuoted(expr: Expression, diags: Diagnostic[]): Type | undefined {
   if (expr.kind !== 'literal' || typeof expr.value !== 'string') return undefined;
   const s = expr.value;
-  const summary = 'Invalid quoted type constraint';
-  const lead = 'Quoted type constraints are a deprecated OpenTofu 0.11 form';
-  if (s === 'string') err(diags, expr.range, `${lead}; remove the quotes and write string.`, summary);
-  else if (s === 'list') err(diags, expr.range, `${lead}; remove the quotes and write list(string) to say the elements are strings.`, summary);
-  else if (s === 'map') err(diags, expr.range, `${lead}; remove the quotes and write map(string) to say the elements are strings.`, summary);
+  // OpenTofu's decodeVariableType, word for word.
+  const summary = 'Invalid quoted type constraints';
+  const lead = 'OpenTofu 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu.';
+  if (s === 'string') err(diags, expr.range, `${lead} Remove the quotes around "string".`, summary);
+  else if (s === 'list') err(diags, expr.range, `${lead} Remove the quotes around "list" and write list(string) instead to explicitly indicate that the list elements are strings.`, summary);
+  else if (s === 'map') err(diags, expr.range, `${lead} Remove the quotes around "map" and write map(string) instead to explicitly indicate that the map elements are strings.`, summary);
   else err(diags, expr.range, 'To provide a full type expression, remove the surrounding quotes and give the type expression directly.', 'Invalid legacy variable type hint');
   return ANY;
 }
@@ -93,8 +94,6 @@ function getType(expr: Expression, diags: Diagnostic[], opts: TypeParseOptions):
       return err(diags, expr.range, 'The object type constructor requires one argument specifying the attribute types and values as a map.');
     case 'tuple':
       return err(diags, expr.range, 'The tuple type constructor requires one argument specifying the element types as a list.');
-    case 'optional':
-      return err(diags, expr.range, 'Keyword "optional" is valid only as a modifier for object type attributes.');
     case undefined:
       break;
     default:
@@ -166,7 +165,13 @@ function objectType(call: CallExpr, diags: Diagnostic[], opts: TypeParseOptions)
           defaultExpr = inner.args[1];
           defaultRaw = valueFromExpression(defaultExpr, opts.text);
           if (!isKnown(defaultRaw)) {
-            err(diags, defaultExpr.range, 'The default value of an optional attribute must be a literal value: references, function calls and other expressions are not allowed here.', 'Invalid default value for optional attribute');
+            // OpenTofu evaluates the default without any context: references and function calls
+            // fail, constant expressions (`1 + 1`, `"a-${"b"}"`) are fine but not evaluated here,
+            // so the attribute is optional with a default we cannot know.
+            const needs = contextNeeded(defaultExpr);
+            if (needs) {
+              err(diags, needs.range, `${needs.kind === 'call' ? 'Function calls' : 'Variables'} are not allowed here: the default value of an optional attribute is evaluated without any context.`, 'Invalid default value for optional attribute');
+            }
             defaultRaw = undefined;
             defaultExpr = undefined;
           }
@@ -196,4 +201,35 @@ function objectType(call: CallExpr, diags: Diagnostic[], opts: TypeParseOptions)
 /** A bare key the parser kept as a literal (e.g. a keyword-like name such as `null` or `true`). */
 function bareLiteralKey(key: Expression): string | undefined {
   return key.kind === 'literal' && key.value !== null && typeof key.value !== 'number' ? String(key.value) : undefined;
+}
+
+/** The first reference or function call inside a default expression (which OpenTofu rejects). */
+function contextNeeded(expr: Expression): { kind: 'call' | 'variable'; range: Range } | undefined {
+  let found: { kind: 'call' | 'variable'; range: Range } | undefined;
+  const bound = new Set<string>();
+  const visit = (e: unknown): void => {
+    if (found || !e || typeof e !== 'object') return;
+    if (Array.isArray(e)) { for (const x of e) visit(x); return; }
+    const node = e as { kind?: string; name?: string; range?: Range; keyVar?: string; valueVar?: string; keyIsBare?: boolean; value?: unknown };
+    if (node.keyIsBare === true) { visit(node.value); return; } // `{ name = … }`: a bare key is no reference
+    if (node.kind === 'call' && node.range) { found = { kind: 'call', range: node.range }; return; }
+    if (node.kind === 'variable' && node.range && node.name !== undefined && !bound.has(node.name)) {
+      found = { kind: 'variable', range: node.range };
+      return;
+    }
+    if (node.kind === 'for') {
+      // for-expression iteration variables are not references
+      if (node.keyVar) bound.add(node.keyVar);
+      if (node.valueVar) bound.add(node.valueVar);
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== 'range' && k !== 'nameRange') visit(v);
+    // `var.x[0]`: report the whole traversal, not just its root name
+    const f = found as { kind: 'call' | 'variable'; range: Range } | undefined; // assigned in nested calls
+    if (f?.kind === 'variable' && node.range && (node.kind === 'getattr' || node.kind === 'index' || node.kind === 'splat') &&
+        f.range.start.offset === node.range.start.offset) {
+      found = { kind: 'variable', range: node.range };
+    }
+  };
+  visit(expr);
+  return found;
 }

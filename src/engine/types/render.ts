@@ -143,7 +143,9 @@ function formatSequence(elems: Value[], indent: number): string {
 function formatMapping(items: NamedValue[], indent: number): string {
   if (!items.length) return '{}';
   const pad = ' '.repeat(indent + 2);
-  return `{${items.map((a) => `\n${pad}${goQuote(a.name)} = ${formatValue(a.value, indent + 2)}`).join('')}\n${' '.repeat(indent)}}`;
+  // Keys are formatted like any string value (a key with a newline becomes a heredoc).
+  const key = (name: string) => formatMultiline(name, indent + 2) ?? goQuote(name);
+  return `{${items.map((a) => `\n${pad}${key(a.name)} = ${formatValue(a.value, indent + 2)}`).join('')}\n${' '.repeat(indent)}}`;
 }
 
 /** Go's strconv.Quote: printable characters as they are, everything else escaped. */

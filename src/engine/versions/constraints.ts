@@ -3,7 +3,7 @@
 //    prerelease unless the constraint itself names a prerelease of the same release.
 //  - 'provider' (apparentlymart/go-versions, Ruby style): "~> 1" = ">= 1.0.0, < 2.0.0"; a "v"
 //    prefix is an error; partial versions are padded with zeros.
-import { compareVersions, parseVersion, ParsedVersion, VersionRules } from './version';
+import { compareVersions, equalSegments, parseVersion, ParsedVersion, VersionRules } from './version';
 
 export type ConstraintOp = '=' | '!=' | '>' | '>=' | '<' | '<=' | '~>';
 
@@ -58,21 +58,25 @@ function parseModuleConstraint(text: string): Constraint {
 }
 
 function parseProviderConstraint(text: string): Constraint {
+  // tofu decodes every `version` argument with go-version first (configs.VersionConstraint) and
+  // only then re-parses required_providers constraints with go-versions, so a provider constraint
+  // must satisfy both grammars ("1.0," and "" fail in go-version; "v1" and "1.2.3.4" in go-versions).
   const terms: ConstraintTerm[] = [];
   let remain = text.trim();
   if (remain === '') throw new ConstraintError('empty version constraint');
   while (remain !== '') {
-    const m = /^([<>=!~^]*)(\s*)([^\s,]*)/.exec(remain)!;
+    // go-versions' scanner: operator = any run of symbols, then spaces or "v", then the version
+    const m = /^([^0-9A-Za-z\s.*]*)([\sv]*)([^\s,]*)/.exec(remain)!;
     const [consumed, op, sep, ver] = m;
     const fail = (why: string) => new ConstraintError(`invalid version constraint ${JSON.stringify(consumed.trim() || remain)}: ${why}`);
     if (op === '=<') throw fail('invalid constraint operator "=<"; did you mean "<="?');
     if (op === '=>') throw fail('invalid constraint operator "=>"; did you mean ">="?');
     if (op !== '' && !['=', '!=', '>', '>=', '<', '<=', '~>'].includes(op)) throw fail(`invalid constraint operator ${JSON.stringify(op)}`);
-    if (ver.startsWith('v')) throw fail('a "v" prefix should not be used when specifying versions');
+    if (sep.includes('v') || ver.startsWith('v')) throw fail('a "v" prefix should not be used when specifying versions');
     if (sep !== '' && op === '') throw fail('extraneous spaces at start of specification');
-    if (sep.length > 1) throw fail(`only one space is expected after the operator ${JSON.stringify(op)}`);
+    if (sep !== '' && sep !== ' ') throw fail(`only one space is expected after the operator ${JSON.stringify(op)}`);
     if (ver === '') throw fail('a version number is required');
-    if (/(^|\.)(\*|x|X)(\.|$)/.test(ver)) throw fail("wildcards can't be used; omit segments that should be unconstrained");
+    if (/(^|\.)(\*|x|X)(\.|$|[-+])/.test(ver)) throw fail("wildcards can't be used; omit segments that should be unconstrained");
     const v = parseVersion(ver, 'provider');
     if (typeof v === 'string') throw fail(v);
     terms.push({ op: (op || '=') as ConstraintOp, implicit: op === '', version: v, text: consumed.trim() });
@@ -84,22 +88,28 @@ function parseProviderConstraint(text: string): Constraint {
       if (remain === '') throw new ConstraintError(`trailing comma in ${JSON.stringify(text)}`);
     }
   }
+  // …and go-version must accept it too (e.g. it refuses a comma with nothing before it).
+  try {
+    parseModuleConstraint(text);
+  } catch (err) {
+    throw new ConstraintError(`invalid version constraint ${JSON.stringify(text)}: ${(err as Error).message}`);
+  }
   return { text, rules: 'provider', terms };
 }
 
 /** Does `v` satisfy every term? (Plain constraint semantics, before the prerelease selection rule.) */
 export function matchesConstraint(v: ParsedVersion, c: Constraint): boolean {
+  // go-versions: "0.0.0" is its Unspecified version, which no constraint ever contains
+  if (c.rules === 'provider' && c.terms.length > 0 && v.canonical === '0.0.0' && !v.build) return false;
   return c.terms.every((t) => (c.rules === 'module' ? moduleTerm(v, t) : providerTerm(v, t)));
 }
 
 function moduleTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
   const c = t.version;
   const cmp = compareVersions(v, c);
-  // go-version's prereleaseCheck for the ordering operators
-  const preOk = () => {
-    if (c.prerelease && v.prerelease) return v.major === c.major && v.minor === c.minor && v.patch === c.patch;
-    return !v.prerelease;
-  };
+  // go-version's prereleaseCheck: a prerelease only matches a constraint naming a prerelease of
+  // exactly the same numeric parts (same count too: 1.2.3-a and 1.2.3.0-b differ)
+  const preOk = () => (v.prerelease ? !!c.prerelease && equalSegments(v, c) : true);
   switch (t.op) {
     case '=': return cmp === 0;
     case '!=': return cmp !== 0;
@@ -109,7 +119,7 @@ function moduleTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
     case '<=': return preOk() && cmp <= 0;
     case '~>': {
       // go-version's constraintPessimistic
-      if (!!c.prerelease !== !!v.prerelease) return false;
+      if (!preOk() || (c.prerelease && !v.prerelease)) return false;
       if (cmp < 0) return false;
       if (c.segments.length > v.segments.length) return false;
       for (let i = 0; i < c.specified - 1; i++) if (v.segments[i] !== c.segments[i]) return false;
@@ -118,12 +128,16 @@ function moduleTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
   }
 }
 
+// go-versions' Only(v) is keyed by the whole version, metadata included.
+const identical = (a: ParsedVersion, b: ParsedVersion) =>
+  a.major === b.major && a.minor === b.minor && a.patch === b.patch && a.prerelease === b.prerelease && a.build === b.build;
+
 function providerTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
   const c = t.version;
   const cmp = compareVersions(v, c);
   switch (t.op) {
-    case '=': return cmp === 0 && (c.build === '' || c.build === v.build);
-    case '!=': return !(cmp === 0 && (c.build === '' || c.build === v.build));
+    case '=': return identical(v, c);
+    case '!=': return !identical(v, c);
     case '>': return cmp > 0;
     case '>=': return cmp >= 0;
     case '<': return cmp < 0;
@@ -141,11 +155,15 @@ function providerTerm(v: ParsedVersion, t: ConstraintTerm): boolean {
 export function prereleaseRequested(v: ParsedVersion, c: Constraint | null): boolean {
   if (!v.prerelease) return true;
   if (!c) return false;
-  // tofu init re-parses module prereleases with go-versions (three parts at most) and drops the rest
-  if (v.segments.length > 3) return false;
-  const exact = (t: ConstraintTerm) => t.op === '=' && compareVersions(t.version, v) === 0;
-  // modules: the whole constraint must be that one exact version; providers: an exact term among others
-  return c.rules === 'module' ? c.terms.length === 1 && exact(c.terms[0]) : c.terms.some(exact);
+  const exact = (t: ConstraintTerm) => t.op === '=' && identical(t.version, v) && t.version.segments.length === 3;
+  if (c.rules === 'provider') return c.terms.some(exact);
+  // tofu init decides on module prereleases with go-versions' npm-style parser: the whole constraint
+  // must be one exact selection ("1.0.0-beta", "=1.0.0-beta", "=v1.0.0-beta"; no space after "=",
+  // no comma), and the registry's version must be readable by go-versions (three parts, no "~").
+  if (c.terms.length !== 1 || !exact(c.terms[0])) return false;
+  if (!/^=?v?[0-9][0-9A-Za-z.+-]*$/.test(c.terms[0].text)) return false;
+  const extra = /^[0-9A-Za-z.-]+$/;
+  return v.segments.length === 3 && extra.test(v.prerelease) && (v.build === '' || extra.test(v.build));
 }
 
 /** "at least 1.2.0 and below 2.0.0" — for hovers. Invalid constraints describe their error. */

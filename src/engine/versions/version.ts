@@ -10,6 +10,8 @@ export type VersionRules = 'module' | 'provider';
 export interface ParsedVersion {
   /** The text as written (registry or user). */
   raw: string;
+  /** Which library's rules parsed it (ordering differs slightly between the two). */
+  rules: VersionRules;
   major: number;
   minor: number;
   patch: number;
@@ -38,12 +40,16 @@ const PROVIDER_RE = /^([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?(?:-([0-9A-Za-z-]+(?
 export function parseVersion(text: string, rules: VersionRules): ParsedVersion | string {
   const raw = text;
   if (rules === 'module') {
-    const m = MODULE_RE.exec(text.trim());
+    // go-version does not trim: " 1.2.3" from a registry is invalid
+    const m = MODULE_RE.exec(text);
     if (!m) return `malformed version: ${JSON.stringify(text)}`;
-    const nums = m[1].split('.').map((n) => Number(n));
+    const nums = numbers(m[1], INT64_MAX);
+    if (!nums) return `malformed version: ${JSON.stringify(text)} (number out of range)`;
     let pre = m[2] ?? m[3] ?? '';
-    if (pre.startsWith('-')) pre = pre.slice(1);
-    return make(raw, nums, pre, m[4] ?? '');
+    // Go's leftmost-first match gives "-" to the optional separator unless nothing would be left
+    // ("1.0-" has the prerelease "-", "1.0-beta" has "beta", "1.0--x" has "-x").
+    if (pre.startsWith('-') && pre.length > 1) pre = pre.slice(1);
+    return make(raw, 'module', nums, pre, m[4] ?? '');
   }
   if (text.startsWith('v')) return `a "v" prefix should not be used (${JSON.stringify(text)})`;
   const m = PROVIDER_RE.exec(text);
@@ -51,19 +57,35 @@ export function parseVersion(text: string, rules: VersionRules): ParsedVersion |
     if (/^[0-9]+(\.[0-9]+){3,}/.test(text)) return `too many numbered portions in ${JSON.stringify(text)}; only three are allowed (major, minor, patch)`;
     return `invalid version ${JSON.stringify(text)}; required format is three positive integers separated by periods`;
   }
-  const nums = [m[1], m[2], m[3]].filter((x) => x !== undefined).map(Number);
-  return make(raw, nums, m[4] ?? '', m[5] ?? '');
+  const nums = numbers([m[1], m[2], m[3]].filter((x) => x !== undefined).join('.'), UINT64_MAX);
+  if (!nums) return `invalid version ${JSON.stringify(text)}: number out of range`;
+  return make(raw, 'provider', nums, m[4] ?? '', m[5] ?? '');
 }
 
-function make(raw: string, nums: number[], prerelease: string, build: string): ParsedVersion {
+const INT64_MAX = 9223372036854775807n; // go-version parses with strconv.ParseInt(…, 64)
+const UINT64_MAX = 18446744073709551615n; // go-versions uses uint64
+
+/** Numeric parts, or null when one does not fit the Go integer type the library uses. */
+function numbers(dotted: string, max: bigint): number[] | null {
+  const parts = dotted.split('.');
+  if (parts.some((p) => BigInt(p) > max)) return null;
+  return parts.map(Number);
+}
+
+function make(raw: string, rules: VersionRules, nums: number[], prerelease: string, build: string): ParsedVersion {
   const segments = [...nums];
   while (segments.length < 3) segments.push(0);
   const [major, minor, patch] = segments;
   const canonical = `${segments.join('.')}${prerelease ? `-${prerelease}` : ''}`;
-  return { raw, major, minor, patch, prerelease, build, specified: nums.length, segments, canonical };
+  return { raw, rules, major, minor, patch, prerelease, build, specified: nums.length, segments, canonical };
 }
 
-/** Semantic-versioning precedence; build metadata is ignored; missing parts count as 0 (1.2.3 = 1.2.3.0). */
+/**
+ * Precedence; build metadata is ignored; missing parts count as 0 (1.2.3 = 1.2.3.0).
+ * Module versions follow go-version's Compare exactly: prereleases are compared only when both
+ * have the same number of numeric parts ("1.2.3-beta" = "1.2.3.0"), and its prerelease ordering
+ * ranks "1.0.0-alpha" above "1.0.0-alpha.beta". Provider versions follow semver (go-versions).
+ */
 export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
   const n = Math.max(a.segments.length, b.segments.length);
   for (let i = 0; i < n; i++) {
@@ -71,11 +93,22 @@ export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
     const y = b.segments[i] ?? 0;
     if (x !== y) return x < y ? -1 : 1;
   }
+  const goVersion = a.rules === 'module' || b.rules === 'module';
+  if (goVersion && a.segments.length !== b.segments.length) return 0;
   if (a.prerelease === b.prerelease) return 0;
   if (!a.prerelease) return 1;
   if (!b.prerelease) return -1;
-  const pa = a.prerelease.split('.');
-  const pb = b.prerelease.split('.');
+  return goVersion ? goComparePrereleases(a.prerelease, b.prerelease) : semverComparePrereleases(a.prerelease, b.prerelease);
+}
+
+/** Do both have exactly the same numeric parts (same count too), as go-version's equalSegments? */
+export function equalSegments(a: ParsedVersion, b: ParsedVersion): boolean {
+  return a.segments.length === b.segments.length && a.segments.every((s, i) => s === b.segments[i]);
+}
+
+function semverComparePrereleases(a: string, b: string): number {
+  const pa = a.split('.');
+  const pb = b.split('.');
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     if (pa[i] === undefined) return -1;
     if (pb[i] === undefined) return 1;
@@ -83,6 +116,30 @@ export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
     if (c !== 0) return c;
   }
   return 0;
+}
+
+const GO_INT = /^[+-]?[0-9]+$/;
+function goComparePrereleases(a: string, b: string): number {
+  const pa = a.split('.');
+  const pb = b.split('.');
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const c = goComparePart(pa[i] ?? '', pb[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+// go-version's comparePart: a missing part ranks below a numeric one and above a word.
+function goComparePart(x: string, y: string): number {
+  if (x === y) return 0;
+  const xn = GO_INT.test(x) && BigInt(x) <= INT64_MAX && BigInt(x) >= -INT64_MAX - 1n;
+  const yn = GO_INT.test(y) && BigInt(y) <= INT64_MAX && BigInt(y) >= -INT64_MAX - 1n;
+  if (x === '') return yn ? -1 : 1;
+  if (y === '') return xn ? 1 : -1;
+  if (xn && !yn) return -1;
+  if (!xn && yn) return 1;
+  if (!xn && !yn) return x > y ? 1 : -1;
+  return BigInt(x) > BigInt(y) ? 1 : -1;
 }
 
 /** Same precedence (1.2 == 1.2.0 == v1.2.0). */

@@ -117,7 +117,7 @@ test('provider sources', () => {
     ['a/b/c/d', /must be \[hostname\/\]namespace\/type/],
     ['hashicorp/', /must be/],
     ['hashicorp/-aws', /leading or trailing dashes/],
-    ['hashicorp/terraform-provider-aws', /did you mean "aws"/],
+    ['hashicorp/terraform-provider-aws', /did you mean "hashicorp\/aws"/],
     ['bad host/acme/x', /invalid hostname/],
   ];
   for (const [src, re] of bad) {

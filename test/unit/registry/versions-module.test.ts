@@ -62,7 +62,8 @@ test('module selection: newest match, newest overall, matching list, as the regi
     ['1.2.0', 'v1.2.0', ['v1.2.0']],
     ['>= 4.0', null, []],
     ['2.0.0-beta.1', '2.0.0-beta.1', ['2.0.0-beta.1']], // an exact prerelease is selectable
-    ['= 2.0.0-beta.1', '2.0.0-beta.1', ['2.0.0-beta.1']],
+    ['=2.0.0-beta.1', '2.0.0-beta.1', ['2.0.0-beta.1']],
+    ['= 2.0.0-beta.1', null, []], // tofu re-parses npm-style, which refuses the space → prerelease ignored
     ['>= 2.0.0-beta.1', '2.1.0', ['2.1.0', '2.0.0']], // not named exactly → never the prerelease
     ['2.0.0-beta.1, >= 1.0', null, []], // a prerelease combined with anything else is never selected
     ['3.0.0-rc.1', '3.0.0-rc.1', ['3.0.0-rc.1']],

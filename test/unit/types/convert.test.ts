@@ -58,7 +58,7 @@ test('spec: list(string) given ["a", 15, true]', () => {
 
 test('spec: map(string) given an object with a tuple value is a type mismatch', () => {
   fails('map(string)', '{name = ["Kristy", "Claudia", "Mary Anne", "Stacey"], age = 12}',
-    'attribute "name": string required, but got tuple', ['name']);
+    'element "name": string required, but got tuple', ['name']);
 });
 
 test('tuple → list/set: element conversion, set dedup and order', () => {
@@ -74,7 +74,7 @@ test('object → map, map/object → object, extra attributes dropped', () => {
   ok('map(number)', '{a = 1, b = "2"}', 'tomap({\n  "a" = 1\n  "b" = 2\n})');
   ok('object({name = string})', '{name = "x", extra = 1}', '{\n  "name" = "x"\n}');
   fails('object({name = string, age = number})', '{age = 1}', 'attribute "name" is required by object type');
-  fails('object({name = string, age = number})', '{}', 'attributes "age", "name" are required by object type');
+  fails('object({name = string, age = number})', '{}', 'attributes "age" and "name" are required by object type');
   fails('object({a = number})', '{a = "x"}', 'attribute "a": a number is required, but got "x"', ['a']);
   fails('object({a = string})', '["x"]', 'object required, but got tuple');
   fails('map(string)', '["x"]', 'map of string required, but got tuple');
@@ -257,7 +257,7 @@ function convTyped(v: Value, type: string): { value?: string; error?: string } {
 test('spec: map → object needs the required keys, extra keys are dropped (map → object → map is lossy)', () => {
   const m: Value = { kind: 'map', elementType: STRING, entries: [{ name: 'id', value: str('vpc-1') }, { name: 'name', value: str('x') }, { name: 'zone', value: str('a') }] };
   assert.deepEqual(convTyped(m, 'object({id = string, name = string})'), { value: '{\n  "id" = "vpc-1"\n  "name" = "x"\n}' });
-  assert.deepEqual(convTyped(m, 'object({id = string, cidr_block = string})'), { error: 'attribute "cidr_block" is required by object type' });
+  assert.deepEqual(convTyped(m, 'object({id = string, cidr_block = string})'), { error: 'map has no element for required attribute "cidr_block"' });
   const back = convertValue(m, parseTypeText('object({id = string})').type);
   assert.ok(back.ok);
   assert.deepEqual(convTyped((back as { value: Value }).value, 'map(string)'), { value: 'tomap({\n  "id" = "vpc-1"\n})' });

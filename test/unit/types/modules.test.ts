@@ -35,15 +35,15 @@ test('module call checks against a local module: every rule, on the right range'
   const goodEnd = f.text.indexOf('module "bad"');
   assert.deepEqual(r.diagnostics.filter((d) => d.range.start.offset < goodEnd), []);
   has('[]', /Invalid value for input variable "cidrs".*element 0: string required, but got tuple/);
-  has('["a", "b"]', /"tags".*attribute "team": string required, but got tuple/);
+  has('["a", "b"]', /"tags".*element "team": string required, but got tuple/);
   has('{\n    enabled = "yes"\n  }', /"settings".*attribute "owner" is required by object type/);
   has('nmae', /Unsupported argument.*"nmae".*Did you mean "name"\?/);
   has('"bad"', /Missing required argument: the argument "name" is required by module "bad"/);
   assert.ok(!found.some((d) => d.at === 'count'), 'count is a meta-argument');
   // variables of the root file
   has('["eu"]', /Invalid default value for variable.*string required, but got tuple/);
-  has('"x"', /Invalid default value for variable.*attribute "large": a number is required, but got "x"/);
-  has('"string"', /Invalid quoted type constraint.*write string/);
+  has('"x"', /Invalid default value for variable.*element "large": a number is required, but got "x"/);
+  has('"string"', /Invalid quoted type constraints.*deprecated.*Remove the quotes around "string"\./);
   has('null', /null default value is not valid when nullable=false/);
   assert.deepEqual(r.variables, [
     { name: 'region', type: 'string' }, { name: 'sizes', type: 'map(number)' },
@@ -141,9 +141,9 @@ test('CLI: types convert prints console notation, or the error with exit code 1'
   const bad = await run(['types', 'convert', '--type', 'map(string)', '--value', '{name = ["Kristy", "Claudia"], age = 12}', '--json']);
   assert.equal(bad.code, 1);
   assert.deepEqual(JSON.parse(bad.stdout), {
-    type: 'map(string)', error: { message: 'attribute "name": string required, but got tuple', path: ['name'], kind: 'conversion' },
+    type: 'map(string)', error: { message: 'element "name": string required, but got tuple', path: ['name'], kind: 'conversion' },
   });
-  assert.match(bad.stderr, /conversion failed: attribute "name": string required, but got tuple/);
+  assert.match(bad.stderr, /conversion failed: element "name": string required, but got tuple/);
   const badType = await run(['types', 'convert', '--type', 'list(strin)', '--value', '[]']);
   assert.equal(badType.code, 1);
   assert.match(badType.stderr, /invalid type: .*"strin" is not a valid type specification/);
@@ -162,7 +162,7 @@ test('JSON syntax: variable types are type expressions in strings; defaults are 
   assert.deepEqual(vars[0].diagnostics, []);
   assert.equal(vars[1].variable.typeText, 'map(number)');
   assert.equal(vars[1].diagnostics.length, 1);
-  assert.match(vars[1].diagnostics[0].message, /attribute "k": a number is required, but got "v"/);
+  assert.match(vars[1].diagnostics[0].message, /element "k": a number is required, but got "v"/);
   assert.equal(slice(text, vars[1].diagnostics[0].range), '"v"');
 });
 

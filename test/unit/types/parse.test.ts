@@ -96,15 +96,16 @@ test('errors OpenTofu reports, with their ranges', () => {
   parseErr('object({ a = optional(object({ b = string }), {}) })',
     /Invalid default value for optional attribute: .*attribute "b" is required by object type/, '{}');
   parseErr('object({ a = optional(list(string), [[]]) })', /element 0: string required, but got tuple/, '[[]]');
-  parseErr('object({ a = optional(string, var.x) })', /must be a literal value/, 'var.x');
+  parseErr('object({ a = optional(string, var.x) })', /Variables are not allowed here/, 'var.x');
+  parseErr('object({ a = optional(string, upper("x")) })', /Function calls are not allowed here/, 'upper("x")');
   parseErr('"x" + 1', /A type specification is either a primitive type keyword/);
   parseErr('var.x', /A type specification is either/);
 });
 
 test('quoted legacy forms are rejected as deprecated, with the replacement', () => {
-  parseErr('"string"', /Invalid quoted type constraint: .*deprecated.*write string\./, '"string"');
-  parseErr('"list"', /deprecated.*write list\(string\)/, '"list"');
-  parseErr('"map"', /deprecated.*write map\(string\)/, '"map"');
+  parseErr('"string"', /^Invalid quoted type constraints: OpenTofu 0\.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu\. Remove the quotes around "string"\.$/, '"string"');
+  parseErr('"list"', /deprecated.*Remove the quotes around "list" and write list\(string\) instead/, '"list"');
+  parseErr('"map"', /deprecated.*Remove the quotes around "map" and write map\(string\) instead/, '"map"');
   parseErr('"list(string)"', /remove the surrounding quotes/);
 });
 
