@@ -233,8 +233,10 @@ test('each verification failure rejects exactly that archive, naming provider, v
 });
 
 test('path traversal from the network is refused: hostile version and filename', async () => {
-  const out = outDir();
-  const parent = join(out, '..');
+  // OUT inside a parent of its own: other test processes create temp dirs beside tmpdir() entries.
+  const parent = mkdtempSync(join(tmpdir(), 'mirror-traversal-'));
+  const out = join(parent, 'out');
+  mkdirSync(out);
   await fx.addProvider('acme', 'evil', ['1.0.0'], ['linux_amd64', 'darwin_arm64'], (p) =>
     p.platform === 'darwin_arm64' ? { filename: '../../evil.zip' } : undefined);
   // A lock file pinning a hostile version; the registry offering a hostile filename.
