@@ -36,6 +36,8 @@ export interface DiagnosticsResult {
 const NETWORK_CODES = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
   'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
 
+const PUBLIC_REGISTRIES = new Set(['registry.opentofu.org', 'registry.terraform.io']);
+
 function isUnknownHost(err: RegistryError): boolean {
   const cause = err.cause as { code?: string; cause?: { code?: string } } | undefined;
   const c = cause?.code ?? cause?.cause?.code;
@@ -130,6 +132,12 @@ export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<s
         }
         // The failing host may be a mirror from the CLI configuration, not the provider's host.
         const host = err.host ?? t.host;
+        // The public registries are never a typo: not resolving them means offline or air-gapped,
+        // which is a network problem (shown once, gently), not an error on every public module.
+        if (isUnknownHost(err) && PUBLIC_REGISTRIES.has(host)) {
+          out.network.push({ host, message: `${err.message}. Offline or air-gapped? A network mirror in your OpenTofu CLI configuration (provider_installation, host blocks; setting tofuRegistry.cliConfigFile) answers instead.` });
+          continue;
+        }
         if (isUnknownHost(err)) {
           out.diagnostics.push({ range: srcRange, severity: 'error', code: 'unknown-host',
             message: `Unknown ${host === t.host ? 'registry' : 'mirror'} host ${host}: ${err.message}` });

@@ -160,6 +160,17 @@ describe('editor logic: diagnostics and fixes', () => {
     assert.deepEqual(untrusted.wanted, []);
   });
 
+  it('an unresolvable private host is an unknown-host error; the public registry offline is a network problem', () => {
+    const text = 'module "pub" {\n  source  = "terraform-aws-modules/vpc/aws"\n  version = "~> 5.0"\n}\n' +
+      'module "priv" {\n  source  = "registy.corp.example/ns/net/aws"\n  version = "~> 1.0"\n}\n';
+    const dnsFailure = (host: string) => new RegistryError('network', `cannot resolve host ${host} (https://${host}/.well-known/terraform.json)`, { host });
+    const r = computeDiagnostics(refsOf(text), (t) => ({ state: 'error', error: dnsFailure(t.host), at: 0 }), true);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [['unknown-host', 'error']]);
+    assert.match(r.diagnostics[0].message, /^Unknown registry host registy\.corp\.example: cannot resolve host/);
+    assert.deepEqual(r.network.map((n) => n.host), ['registry.opentofu.org']);
+    assert.match(r.network[0].message, /Offline or air-gapped\?.*provider_installation.*tofuRegistry\.cliConfigFile/);
+  });
+
   it('auth errors name the credentials setting', () => {
     const r = computeDiagnostics(refs, () => ({ state: 'error', error: new RegistryError('unauthorized', 'h.example requires authentication (401 Unauthorized)', { host: 'h.example', status: 401 }), at: 0 }), true);
     const auth = r.diagnostics.filter((d) => d.code === 'auth');
