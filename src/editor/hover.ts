@@ -2,7 +2,7 @@
 // `source` (parsed address, service discovery, resolved download location).
 import * as vscode from 'vscode';
 import { select } from './logic/select';
-import { sourceHover, versionHover } from './logic/hover';
+import { builtInHover, sourceHover, versionHover } from './logic/hover';
 import { locateAttribute } from './logic/locate';
 import { within } from './logic/lookup';
 import { toRange } from './convert';
@@ -29,6 +29,7 @@ export function registerHover(context: vscode.ExtensionContext, services: Regist
       const { info, value } = hit;
       const t = info.target;
       const range = toRange(value.attrRange);
+      if (info.builtIn) return new vscode.Hover(md(builtInHover(info.builtIn)), range);
       if (hit.attr === 'version') {
         if (!t) return undefined;
         const versions = net ? await within(services.lookup.versions(t), HOVER_WAIT_MS) : undefined;

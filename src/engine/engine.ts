@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CliSettings, loadCliSettings } from './cliconfig/settings';
 import { ModuleAddress } from './addresses/module-source';
-import { ProviderAddress } from './addresses/provider-source';
+import { builtInProviderError, isBuiltInProvider, ProviderAddress } from './addresses/provider-source';
 import { CredentialStore } from './credentials';
 import { CachedLookup, Discovery, DiscoveryResult, forcedDiscovery } from './discovery';
+import { isModuleVersionList, isProviderVersionList } from './discovery/shapes';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
@@ -55,6 +56,13 @@ export interface EngineOptions {
   maxRetryDelayMs?: number;
 }
 
+/** A provider address that can be asked of a registry: built-in providers (terraform.io/builtin/…) never can. */
+function registryProvider(address: ProviderAddress | string): ProviderAddress {
+  const p = toProviderAddress(address);
+  if (isBuiltInProvider(p)) throw builtInProviderError(p);
+  return p;
+}
+
 export class Engine {
   readonly http: HttpClient;
   readonly credentials: CredentialStore;
@@ -82,8 +90,8 @@ export class Engine {
         return h && forcedDiscovery(host, h.services, pathToFileURL(h.file).href);
       },
     });
-    this.moduleVersions = new CachedLookup({ diskDir: dir('module-versions'), ttlMs, failureTtlMs: options.failureTtlMs });
-    this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs });
+    this.moduleVersions = new CachedLookup({ diskDir: dir('module-versions'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isModuleVersionList });
+    this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isProviderVersionList });
   }
 
   /**
@@ -133,7 +141,7 @@ export class Engine {
    * answered), else from the origin registry. Cached, single-flight.
    */
   async listProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList & { sources?: VersionSource[] }> {
-    const p = toProviderAddress(address);
+    const p = registryProvider(address);
     const inst = this.cliSettings().installation;
     if (!inst) return this.listOriginProviderVersions(p);
     // The key covers the methods, so an edited configuration never reads an old disk entry.
@@ -147,7 +155,7 @@ export class Engine {
 
   /** Versions from the provider's origin registry only (what the mirror command copies from). */
   async listOriginProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList> {
-    const p = toProviderAddress(address);
+    const p = registryProvider(address);
     const { value, cached } = await this.providerVersions.get(p.address, async () => {
       const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
       return fetchProviderVersions(this.http, base, p);
@@ -156,7 +164,7 @@ export class Engine {
   }
 
   async getProviderPackage(address: ProviderAddress | string, version: string, os: string, arch: string): Promise<ProviderPackageMeta> {
-    const p = toProviderAddress(address);
+    const p = registryProvider(address);
     const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
     return fetchProviderPackage(this.http, base, p, version, os, arch);
   }

@@ -2,7 +2,8 @@
 import { describeConstraint, parseVersion, tryParseConstraint } from '../../engine/versions';
 import { select } from './select';
 import type { VersionRules } from '../../engine/versions';
-import type { ModuleSource } from '../../engine/addresses';
+import { splitSubdir } from '../../engine/addresses';
+import type { ModuleSource, ProviderAddress } from '../../engine/addresses';
 import { RegistryError } from '../../engine/net/errors';
 import { tokenEnvName } from '../../engine/net/http-errors';
 import type { DiscoveryInfo } from './lookup';
@@ -93,6 +94,14 @@ export interface SourceHoverInput {
   constraint?: string | null;
   location?: Outcome<string>;
   networkAllowed: boolean;
+  /** A built-in provider (terraform.io/builtin/…): no registry involved. */
+  builtIn?: ProviderAddress;
+}
+
+/** Hover for a provider built into OpenTofu (terraform.io/builtin/terraform). */
+export function builtInHover(addr: ProviderAddress): string {
+  return [`**Built-in provider** ${code(addr.address)}`, '',
+    `Built into OpenTofu: \`tofu init\` never installs it from a registry or mirror, so there are no versions to look up${addr.type === 'terraform' ? ' (it provides the `terraform_remote_state` data source)' : ''}.`].join('\n');
 }
 
 const KIND_NAMES: Record<string, string> = { local: 'Local path (no registry involved: the module is read from disk)' };
@@ -102,9 +111,13 @@ export function sourceHover(i: SourceHoverInput): string {
   const lines: string[] = [];
   const ms = i.moduleSource;
   const t = i.target;
+  if (!t && i.builtIn) return builtInHover(i.builtIn);
   if (!t) {
     if (ms && ms.kind === 'local') lines.push(`**${KIND_NAMES.local}**: ${code(ms.path)}`);
-    else if (ms && ms.kind !== 'registry') {
+    else if (ms && ms.kind === 'file') {
+      lines.push(`**Absolute path** ${code(splitSubdir(ms.source)[0])}: not a local source (those begin with \`./\` or \`../\`); \`tofu init\` copies the directory like a remote package (no registry involved)`);
+      if (ms.subdir) lines.push('', `Subdirectory: ${code(ms.subdir)}`);
+    } else if (ms && ms.kind !== 'registry') {
       lines.push(`**${esc(ms.description)}** (${ms.kind} source, fetched directly, not through a registry)`);
       if (ms.subdir) lines.push('', `Subdirectory: ${code(ms.subdir)}`);
     }

@@ -1,9 +1,8 @@
 // From (document text + refs + cursor offset) to what the cursor is on: the `version`/`source`
 // string and the module call or provider entry it belongs to. Pure (no vscode).
-import { parseModuleSource, parseProviderSource } from '../../engine/addresses';
 import { ownerByText, stringAtCursor, StringAtCursor } from './cursor';
 import { attributeAt, DocRefs, Ref, refAt } from './refs';
-import { moduleTarget, providerTarget, targetOf, TargetInfo } from './target';
+import { moduleSourceInfo, providerSourceInfo, targetOf, TargetInfo } from './target';
 
 export interface CursorTarget {
   at: StringAtCursor;
@@ -25,14 +24,9 @@ export function locateString(text: string, refs: DocRefs, offset: number, line?:
   if (!owner) return undefined;
   if (owner.kind === 'module') {
     if (!owner.source) return { at, info: { error: 'module call without "source"' } };
-    const src = parseModuleSource(owner.source);
-    return { at, info: src.kind === 'registry' ? { target: moduleTarget(src), moduleSource: src } : { moduleSource: src } };
+    return { at, info: moduleSourceInfo(owner.source) };
   }
-  try {
-    return { at, info: { target: providerTarget(parseProviderSource(owner.source ?? owner.name)) } };
-  } catch (err) {
-    return { at, info: { error: err instanceof Error ? err.message : String(err) } };
-  }
+  return { at, info: providerSourceInfo(owner.source, owner.name) };
 }
 
 /** For hovers: the ref and attribute (name or value) under the cursor. */

@@ -1,5 +1,5 @@
 // From a module call / provider entry to what the registry is asked about. Pure (no vscode).
-import { parseModuleSource, parseProviderSource } from '../../engine/addresses';
+import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource } from '../../engine/addresses';
 import type { ModuleSource, ProviderAddress, RegistryModuleSource } from '../../engine/addresses';
 import type { VersionRules } from '../../engine/versions';
 import type { Ref } from './refs';
@@ -15,6 +15,11 @@ export interface TargetInfo {
   moduleSource?: ModuleSource;
   /** Why the source is not usable (invalid address, dynamic expression …). */
   error?: string;
+  /**
+   * A provider built into OpenTofu (terraform.io/builtin/terraform): never installed from a
+   * registry, so no target (no request, no registry diagnostic).
+   */
+  builtIn?: ProviderAddress;
 }
 
 export function rulesOf(kind: 'module' | 'provider'): VersionRules {
@@ -36,23 +41,36 @@ export function targetOf(ref: Ref): TargetInfo {
   if (ref.kind === 'module') {
     if (!ref.source) return { error: 'module call without "source"' };
     if (ref.source.value === null) return { error: 'the module source must be a literal string' };
-    const key = `m|${ref.source.value}`;
-    let info = memo.get(key);
-    if (!info) {
-      const src = parseModuleSource(ref.source.value);
-      info = src.kind === 'registry' ? { target: moduleTarget(src), moduleSource: src } : { moduleSource: src };
-      if (src.kind !== 'registry' && src.kind !== 'local' && 'error' in src && src.error) info.error = src.error;
-      remember(key, info);
-    }
-    return info;
+    return moduleSourceInfo(ref.source.value);
   }
-  const text = ref.source?.value ?? (ref.source ? null : ref.name);
-  if (text === null) return { error: 'the provider source must be a literal string' };
-  const key = `p|${text}`;
+  if (ref.source && ref.source.value === null) return { error: 'the provider source must be a literal string' };
+  return providerSourceInfo(ref.source?.value ?? undefined, ref.name);
+}
+
+/** What a module `source` string means for the editor (memoized). */
+export function moduleSourceInfo(source: string): TargetInfo {
+  const key = `m|${source}`;
+  let info = memo.get(key);
+  if (!info) {
+    const src = parseModuleSource(source);
+    info = src.kind === 'registry' ? { target: moduleTarget(src), moduleSource: src } : { moduleSource: src };
+    if (src.kind !== 'registry' && src.kind !== 'local' && 'error' in src && src.error) info.error = src.error;
+    remember(key, info);
+  }
+  return info;
+}
+
+/**
+ * What a required_providers entry means: its `source`, else the provider its local name implies
+ * ("terraform" is the built-in provider, as in OpenTofu). Built-in providers get no target.
+ */
+export function providerSourceInfo(source: string | undefined, localName: string): TargetInfo {
+  const key = source === undefined ? `i|${localName}` : `p|${source}`;
   let info = memo.get(key);
   if (!info) {
     try {
-      info = { target: providerTarget(parseProviderSource(text)) };
+      const addr = source === undefined ? impliedProvider(localName) : parseProviderSource(source);
+      info = isBuiltInProvider(addr) ? { builtIn: addr } : { target: providerTarget(addr) };
     } catch (err) {
       info = { error: err instanceof Error ? err.message : String(err) };
     }

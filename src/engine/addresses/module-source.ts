@@ -1,6 +1,7 @@
 // Module source classification, following OpenTofu's addrs.ParseModuleSource: local paths first,
 // then the registry form [hostname/]namespace/name/system[//subdir], then everything go-getter
-// would accept (git::, hg::, s3::, gcs::, http(s) URLs, github.com/bitbucket.org shorthands, oci).
+// would accept (git::, hg::, s3::, gcs::, http(s) URLs, github.com/bitbucket.org shorthands, oci,
+// and absolute filesystem paths, which go-getter's file detector copies like a remote package).
 import { DEFAULT_REGISTRY_HOST, tryNormalizeHostname } from './hostname';
 
 export interface RegistryModuleSource {
@@ -17,7 +18,7 @@ export interface RegistryModuleSource {
   fullAddress: string;
 }
 export interface LocalModuleSource { kind: 'local'; path: string }
-export type RemoteKind = 'git' | 'github' | 'bitbucket' | 'hg' | 's3' | 'gcs' | 'http' | 'oci' | 'unknown';
+export type RemoteKind = 'git' | 'github' | 'bitbucket' | 'hg' | 's3' | 'gcs' | 'http' | 'oci' | 'file' | 'unknown';
 export interface RemoteModuleSource {
   kind: RemoteKind;
   /** The source as written. */
@@ -39,7 +40,8 @@ const RESERVED_HOSTS = new Set(['github.com', 'bitbucket.org']);
 const DESCRIPTIONS: Record<RemoteKind, string> = {
   git: 'Git repository', github: 'GitHub repository', bitbucket: 'Bitbucket repository',
   hg: 'Mercurial repository', s3: 'Amazon S3 bucket', gcs: 'Google Cloud Storage bucket',
-  http: 'HTTP URL', oci: 'OCI registry artifact', unknown: 'unrecognised source',
+  http: 'HTTP URL', oci: 'OCI registry artifact',
+  file: 'absolute path, copied like a remote package by tofu init', unknown: 'unrecognised source',
 };
 
 export function isLocalSource(raw: string): boolean {
@@ -148,7 +150,14 @@ export function parseModuleSource(raw: string): ModuleSource {
   if (/^[a-z0-9.-]*s3[a-z0-9.-]*\.amazonaws\.com\//.test(lower)) return remote('s3');
   if (lower.startsWith('www.googleapis.com/storage/') || lower.startsWith('storage.googleapis.com/')) return remote('gcs');
   if (pkg.startsWith('/') || /^[A-Za-z]:[\\/]/.test(pkg)) {
-    return remote('unknown', `the module source ${JSON.stringify(raw)} is an absolute path; local paths must begin with "./" or "../"`);
+    // Not a local source (those begin with ./ or ../): go-getter's file detector turns it into a
+    // file:// package that tofu init copies (OpenTofu's "/tmp/foo//example" test case).
+    if (subdir === undefined) return remote('file');
+    const cleaned = cleanSubdir(subdir);
+    if (cleaned === '..' || cleaned.startsWith('../')) {
+      return { kind: 'unknown', source: raw, description: DESCRIPTIONS.unknown, subdir, error: `subdirectory path ${JSON.stringify(cleaned)} leads outside of the module package` };
+    }
+    return { kind: 'file', source: raw, description: DESCRIPTIONS.file, ...(cleaned !== '.' ? { subdir: cleaned } : {}) };
   }
   const parts = pkg.split('/').length;
   const why = parts >= 3 && parts <= 4 && !pkg.includes('?') && !pkg.includes(':')

@@ -82,3 +82,45 @@ export function parseProviderSource(src: string): ProviderAddress {
   const address = `${host}/${namespace}/${type}`;
   return { host, namespace, type, address, display: host === DEFAULT_REGISTRY_HOST ? `${namespace}/${type}` : address };
 }
+
+/** OpenTofu's pseudo-host and namespace for providers built into the tofu binary (addrs.BuiltInProviderHost/Namespace). */
+export const BUILTIN_PROVIDER_HOST = 'terraform.io';
+export const BUILTIN_PROVIDER_NAMESPACE = 'builtin';
+
+/**
+ * True for a built-in provider ("terraform.io/builtin/TYPE", e.g. terraform.io/builtin/terraform,
+ * the provider of the terraform_remote_state data source), as OpenTofu's Provider.IsBuiltIn: it is
+ * part of OpenTofu and never installed from a registry or mirror. A string is parsed first
+ * (an invalid address is not built in).
+ */
+export function isBuiltInProvider(addr: ProviderAddress | string): boolean {
+  let p: ProviderAddress;
+  try {
+    p = typeof addr === 'string' ? parseProviderSource(addr) : addr;
+  } catch {
+    return false;
+  }
+  return p.host === BUILTIN_PROVIDER_HOST && p.namespace === BUILTIN_PROVIDER_NAMESPACE;
+}
+
+/**
+ * The provider a required_providers entry without `source` (or an implied provider) means, as
+ * OpenTofu's ImpliedProviderForUnqualifiedType: "terraform" is the built-in
+ * terraform.io/builtin/terraform, every other name hashicorp/NAME on the default registry.
+ * Throws RegistryError('invalid-address') for an invalid name.
+ */
+export function impliedProvider(localName: string): ProviderAddress {
+  const type = part(localName.trim(), 'type');
+  if (type === 'terraform') {
+    const address = `${BUILTIN_PROVIDER_HOST}/${BUILTIN_PROVIDER_NAMESPACE}/${type}`;
+    return { host: BUILTIN_PROVIDER_HOST, namespace: BUILTIN_PROVIDER_NAMESPACE, type, address, display: address };
+  }
+  return parseProviderSource(type);
+}
+
+/** The error for asking a registry about a built-in provider (CLI, engine guards). */
+export function builtInProviderError(addr: ProviderAddress): RegistryError {
+  return new RegistryError('invalid-address',
+    `provider ${addr.address} is built into OpenTofu: it is never installed from a registry, so there are no versions to list or packages to download`,
+    { host: addr.host });
+}

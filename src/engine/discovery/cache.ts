@@ -13,6 +13,11 @@ export interface CachedLookupOptions {
   failureTtlMs?: number;
   /** Bumped when the stored shape changes. */
   version?: number;
+  /**
+   * Checks the shape of a value read from disk (a hand-edited file, one written by an older
+   * version). An entry that fails it is ignored and removed, and the value is loaded again.
+   */
+  validate?: (value: unknown) => boolean;
 }
 
 interface Entry<T> { value?: T; error?: unknown; expires: number }
@@ -89,14 +94,24 @@ export class CachedLookup<T> {
   private async readDisk(key: string): Promise<{ value: T; expires: number } | undefined> {
     const f = this.file(key);
     if (!f) return undefined;
+    let text: string;
     try {
-      const doc = JSON.parse(await readFile(f, 'utf8')) as { key: string; v: number; expires: number; value: T };
-      if (doc.key !== key || doc.v !== (this.opts.version ?? 1) || !(doc.expires > Date.now())) return undefined;
-      // never trust a disk entry beyond the current TTL setting
-      return { value: doc.value, expires: Math.min(doc.expires, Date.now() + this.opts.ttlMs) };
+      text = await readFile(f, 'utf8');
     } catch {
+      return undefined; // none yet (or unreadable: the next write replaces it)
+    }
+    let doc: unknown;
+    try { doc = JSON.parse(text); } catch { doc = undefined; }
+    const d = doc as { key?: unknown; v?: unknown; expires?: unknown; value?: unknown } | undefined;
+    const valid = !!d && typeof d === 'object' && !Array.isArray(d) && typeof d.key === 'string'
+      && typeof d.v === 'number' && typeof d.expires === 'number' && d.value !== undefined && d.value !== null;
+    if (!valid || (d.key === key && d.v === (this.opts.version ?? 1) && this.opts.validate && !this.opts.validate(d.value))) {
+      await rm(f, { force: true }).catch(() => undefined);
       return undefined;
     }
+    if (d.key !== key || d.v !== (this.opts.version ?? 1) || !((d.expires as number) > Date.now())) return undefined;
+    // never trust a disk entry beyond the current TTL setting
+    return { value: d.value as T, expires: Math.min(d.expires as number, Date.now() + this.opts.ttlMs) };
   }
 
   private async writeDisk(key: string, value: T, expires: number): Promise<void> {

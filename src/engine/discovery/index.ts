@@ -5,6 +5,7 @@ import { hostnameToASCII, normalizeHostname } from '../addresses/hostname';
 import { RegistryError, isRegistryError } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
 import { CachedLookup } from './cache';
+import { isDiscoveryValue } from './shapes';
 
 export { CachedLookup } from './cache';
 
@@ -98,7 +99,7 @@ export class Discovery {
   constructor(private readonly http: HttpClient, private readonly opts: DiscoveryOptions) {
     this.cache = new CachedLookup({
       diskDir: opts.cacheDir ? `${opts.cacheDir}/discovery` : undefined,
-      ttlMs: opts.ttlMs, failureTtlMs: opts.failureTtlMs,
+      ttlMs: opts.ttlMs, failureTtlMs: opts.failureTtlMs, validate: isDiscoveryValue,
     });
   }
 

@@ -58,15 +58,20 @@ export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<Mir
   const notes: string[] = [];
   const failed: MirrorFailure[] = [];
   const requirements: ProviderRequirement[] = [...(opts.requirements ?? [])];
+  let builtIn = 0;
   for (const dir of opts.dirs) {
     const r = await readDirRequirements(dir);
     requirements.push(...r.requirements);
+    builtIn += r.builtIn.length;
     notes.push(...r.notes);
     const errors = r.errors.map((message) => mirrorFailure('', '', '', 'config', message));
     if (errors.length) opts.onProgress?.({ kind: 'failed', failures: errors });
     failed.push(...errors);
   }
-  if (!requirements.length) notes.push('no required_providers found in the selected configurations');
+  if (!requirements.length) {
+    notes.push(builtIn ? 'nothing to mirror: the selected configurations require only providers built into OpenTofu'
+      : 'no required_providers found in the selected configurations');
+  }
   const plan = await resolveTargets(requirements, opts.platforms, source, { signal: opts.signal, concurrency: opts.concurrency, onProgress: opts.onProgress });
   notes.push(...plan.notes);
   if (opts.fromMirror) notes.push(`archives taken from the network mirror ${opts.fromMirror}`);

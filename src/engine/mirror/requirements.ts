@@ -1,9 +1,10 @@
 // What a configuration directory needs mirrored: its `required_providers` (object and legacy
 // string forms, .tf/.tofu and .tf.json/.tofu.json) and its `.terraform.lock.hcl` pins. Providers
-// only implied by `provider` blocks or resource types are not mirrored; they get a note.
+// only implied by `provider` blocks or resource types are not mirrored; they get a note, as do
+// built-in providers (terraform.io/builtin/terraform), which are part of OpenTofu.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { parseProviderSource } from '../addresses';
+import { impliedProvider, isBuiltInProvider, parseProviderSource } from '../addresses';
 import type { Block, Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
 import type { ProviderRequirement } from './run';
@@ -13,6 +14,8 @@ export interface DirRequirements {
   notes: string[];
   /** Problems reading the configuration (unreadable lock file, invalid source address…). */
   errors: string[];
+  /** Built-in providers it requires (terraform.io/builtin/…): never mirrored. */
+  builtIn: string[];
 }
 
 const CONFIG_RE = /\.(tf|tofu)(\.json)?$/;
@@ -24,6 +27,7 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   const byAddr = new Map<string, { constraints: string[]; address: ReturnType<typeof parseProviderSource> }>();
   const implied = new Set<string>();
   const localNames = new Set<string>();
+  const builtIn = new Set<string>();
   const names = (await fs.readdir(dir)).filter((n) => CONFIG_RE.test(n)).sort();
   for (const name of names) {
     const text = await fs.readFile(join(dir, name), 'utf8');
@@ -32,9 +36,13 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
       localNames.add(r.name);
       let address;
       try {
-        address = parseProviderSource(r.source ?? r.name);
+        address = r.source === undefined ? impliedProvider(r.name) : parseProviderSource(r.source);
       } catch (err) {
         errors.push(`${join(dir, name)}: provider "${r.name}": ${(err as Error).message}`);
+        continue;
+      }
+      if (isBuiltInProvider(address)) {
+        builtIn.add(address.address);
         continue;
       }
       const entry = byAddr.get(address.address) ?? { constraints: [], address };
@@ -42,7 +50,11 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
       byAddr.set(address.address, entry);
     }
   }
-  const skipped = [...implied].filter((n) => !localNames.has(n)).sort();
+  if (builtIn.size) {
+    notes.push(`${dir}: not mirrored (built into OpenTofu, never installed from a registry): ${[...builtIn].sort().join(', ')}`);
+  }
+  // "terraform" (terraform_remote_state) implies the built-in provider, which needs no note
+  const skipped = [...implied].filter((n) => !localNames.has(n) && n !== 'terraform').sort();
   if (skipped.length) {
     notes.push(`${dir}: not mirrored (implied, not in required_providers): ${skipped.map((s) => `hashicorp/${s}`).join(', ')}`);
   }
@@ -55,7 +67,7 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   const requirements: ProviderRequirement[] = [...byAddr.values()].map((e) => ({
     address: e.address, constraints: [...new Set(e.constraints)], dir, locked: locks.get(e.address.address),
   }));
-  return { requirements, notes, errors };
+  return { requirements, notes, errors, builtIn: [...builtIn].sort() };
 }
 
 /** Directories under `root` that contain configuration files (skipping .terraform, .git, node_modules). */

@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
+import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
@@ -63,6 +64,10 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
     }
   };
   await pool(reqs, Math.max(16, opts.concurrency ?? 8), async (r) => { // version lists are small JSON
+    if (isBuiltInProvider(r.address)) {
+      notes.push(`${r.address.address}: skipped, built into OpenTofu (never installed from a registry)`);
+      return;
+    }
     const constraint = r.constraints.length ? r.constraints.join(', ') : null;
     if (r.locked) {
       const lockFile = join(r.dir, '.terraform.lock.hcl');

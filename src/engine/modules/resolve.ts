@@ -1,10 +1,11 @@
-// Finding the directory of a called module: local paths, modules installed by `tofu init`
+// Finding the directory of a called module: local paths, absolute paths (read in place, honouring
+// `//subdir`), modules installed by `tofu init`
 // (.terraform/modules/modules.json), and registry / HTTP archive / git sources fetched into a
 // cache. Results (and failures, briefly) are cached per (caller dir, source, version).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine';
-import { parseModuleSource } from '../addresses/module-source';
+import { parseModuleSource, splitSubdir } from '../addresses/module-source';
 import { selectVersions } from '../versions';
 import { fetchModule, FetchOptions } from './fetch';
 import { loadModuleInterface, ModuleInterface } from './variables';
@@ -78,6 +79,15 @@ export class ModuleResolver {
       const st = await fs.stat(dir).catch(() => undefined);
       if (!st?.isDirectory()) throw new Error(`module directory ${src.path} does not exist (resolved to ${dir})`);
       return { dir, via: 'local', iface: await loadModuleInterface(dir) };
+    }
+    if (src.kind === 'file') {
+      // tofu init copies this directory like a remote package; its files are read in place
+      // (as current as a local module). Not there (written for another machine): the installed copy.
+      const dir = path.join(path.resolve(splitSubdir(req.source)[0]), src.subdir ?? '');
+      if ((await fs.stat(dir).catch(() => undefined))?.isDirectory()) return { dir, via: 'local', iface: await loadModuleInterface(dir) };
+      const copy = await findInstalled(req);
+      if (copy) return { dir: copy.dir, via: 'installed', iface: await loadModuleInterface(copy.dir) };
+      throw new Error(`module directory ${req.source} does not exist (${dir})`);
     }
     const installed = await findInstalled(req);
     if (installed) return { dir: installed.dir, via: 'installed', version: installed.version, iface: await loadModuleInterface(installed.dir) };

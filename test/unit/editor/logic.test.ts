@@ -219,3 +219,66 @@ describe('editor logic: diagnostics and fixes', () => {
     assert.deepEqual(fixesFor(refs.modules[0], ['9.0.1'], 'module'), []);
   });
 });
+
+describe('editor logic: built-in providers and absolute-path module sources', () => {
+  const never = (): Settled<string[]> => { throw new Error('a built-in provider must never be looked up'); };
+
+  it('terraform.io/builtin/terraform (and the implied "terraform") gets no target, no request, no diagnostic', () => {
+    const text = 'terraform {\n  required_providers {\n    terraform = {\n      source = "terraform.io/builtin/terraform"\n    }\n' +
+      '    tf2 = { source = "Terraform.IO/BuiltIn/Terraform", version = ">= 1.0" }\n' +
+      '  }\n}\nterraform {\n  required_providers {\n    terraform = ">= 1.0"\n  }\n}\n';
+    const refs = refsOf(text);
+    assert.equal(refs.providers.length, 3);
+    for (const p of refs.providers) {
+      const info = targetOf(p);
+      assert.equal(info.target, undefined, p.name);
+      assert.equal(info.error, undefined, p.name);
+      assert.equal(info.builtIn?.address, 'terraform.io/builtin/terraform', p.name);
+    }
+    const r = computeDiagnostics(refs, never, true);
+    assert.deepEqual(r, { diagnostics: [], wanted: [], network: [] });
+    // completion inside the version string: nothing to ask the registry about
+    const loc = locateString(text, refs, text.indexOf('>= 1.0') + 2)!;
+    assert.equal(loc.info.target, undefined);
+    assert.equal(loc.info.builtIn?.address, 'terraform.io/builtin/terraform');
+    // the text fallback (a string being typed) classifies the same way
+    const typing = 'terraform {\n  required_providers {\n    terraform = {\n      version = ">= 1.\n      source = "terraform.io/builtin/terraform"\n    }\n  }\n}\n';
+    const t2 = locateString(typing, refsOf(typing), typing.indexOf('>= 1.') + 2)!;
+    assert.equal(t2.info.target, undefined);
+    assert.equal(t2.info.builtIn?.address, 'terraform.io/builtin/terraform');
+  });
+
+  it('the built-in provider hover says it is built into OpenTofu; a registry "terraform" provider still is looked up', () => {
+    const text = 'terraform {\n  required_providers {\n    terraform = { source = "terraform.io/builtin/terraform" }\n    old = { source = "hashicorp/terraform" }\n  }\n}\n';
+    const refs = refsOf(text);
+    const info = targetOf(refs.providers[0]);
+    const h = sourceHover({ source: 'terraform.io/builtin/terraform', ...info, networkAllowed: true });
+    assert.match(h, /^\*\*Built-in provider\*\* `terraform\.io\/builtin\/terraform`/);
+    assert.match(h, /Built into OpenTofu: `tofu init` never installs it from a registry/);
+    assert.doesNotMatch(h, /Service discovery/);
+    const other = targetOf(refs.providers[1]);
+    assert.equal(other.target?.key, 'p:registry.opentofu.org/hashicorp/terraform');
+    assert.deepEqual(computeDiagnostics(refs, () => undefined, true).wanted.map((t) => t.key), ['p:registry.opentofu.org/hashicorp/terraform']);
+  });
+
+  it('an absolute-path module source is a file source: no error diagnostic, hover names it and its subdir', () => {
+    const text = 'module "abs" {\n  source = "/srv/modules//net/vpc"\n}\nmodule "plain" {\n  source = "/srv/modules/net"\n}\n';
+    const refs = refsOf(text);
+    const info = targetOf(refs.modules[0]);
+    assert.equal(info.target, undefined);
+    assert.equal(info.error, undefined);
+    assert.equal(info.moduleSource?.kind, 'file');
+    assert.deepEqual(computeDiagnostics(refs, never, true), { diagnostics: [], wanted: [], network: [] });
+    const h = sourceHover({ source: '/srv/modules//net/vpc', ...info, networkAllowed: true });
+    assert.match(h, /^\*\*Absolute path\*\* `\/srv\/modules`: not a local source \(those begin with `\.\/` or `\.\.\/`\); `tofu init` copies the directory like a remote package/);
+    assert.match(h, /Subdirectory: `net\/vpc`/);
+    assert.doesNotMatch(h, /\$\(error\)/);
+    const plain = sourceHover({ source: '/srv/modules/net', ...targetOf(refs.modules[1]), networkAllowed: true });
+    assert.match(plain, /\*\*Absolute path\*\* `\/srv\/modules\/net`/);
+    assert.doesNotMatch(plain, /Subdirectory/);
+    // escaping the package with ".." stays an error, as in OpenTofu
+    const bad = refsOf('module "x" {\n  source = "/srv/m//../up"\n}\n');
+    assert.deepEqual(computeDiagnostics(bad, never, true).diagnostics.map((d) => [d.code, d.message]),
+      [['invalid-source', 'subdirectory path "../up" leads outside of the module package']]);
+  });
+});

@@ -302,3 +302,34 @@ test('an archive left under its final name by an interrupted run is verified and
   assert.equal(r.bytesDownloaded, 0);
   assert.equal(await validateMirror(out), 1);
 });
+
+test('built-in providers (terraform.io/builtin/terraform) are skipped with a note, never asked for', async () => {
+  // Route terraform.io to the test registry: were the built-in provider asked for, the server would see it.
+  const cliConfig = join(fx.root, 'builtin.tofurc');
+  writeFileSync(cliConfig, `host "terraform.io" {\n  services = { "providers.v1" = "${fx.reg.origin}/v1/providers/" }\n}\n`);
+  const engine = () => fx.engine({ cliConfigFile: cliConfig });
+  const dir = writeConfig(fx.root, { terraform: { source: 'terraform.io/builtin/terraform' } });
+  writeFileSync(join(dir, 'state.tf'), 'data "terraform_remote_state" "net" {\n  backend = "local"\n}\n');
+  const implied = writeConfig(fx.root, { terraform: '>= 1.0' }); // no source: the implied provider is the built-in one
+  fx.reg.server.resetLog();
+  const r = await mirrorProviders({ engine: engine(), dirs: [dir, implied], out: outDir(), platforms: ['linux_amd64'] });
+  assert.deepEqual([r.mirrored, r.failed], [[], []]);
+  assert.equal(fx.reg.server.requests.length, 0, fx.reg.server.requests.map((q) => q.path).join(', '));
+  assert.deepEqual(r.notes.filter((n) => n.includes('not mirrored (built into')), [
+    `${dir}: not mirrored (built into OpenTofu, never installed from a registry): terraform.io/builtin/terraform`,
+    `${implied}: not mirrored (built into OpenTofu, never installed from a registry): terraform.io/builtin/terraform`,
+  ]);
+  assert.ok(!r.notes.some((n) => n.includes('hashicorp/terraform')), r.notes.join('\n')); // terraform_remote_state implies no registry provider
+  assert.ok(r.notes.includes('nothing to mirror: the selected configurations require only providers built into OpenTofu'), r.notes.join('\n'));
+
+  // next to a real provider, and given directly as a requirement: still no request for it
+  const both = writeConfig(fx.root, { terraform: { source: 'terraform.io/builtin/terraform' }, beta: { source: `${host}/acme/beta` } });
+  const r2 = await mirrorProviders({
+    engine: engine(), dirs: [both], out: outDir(), platforms: ['linux_amd64'],
+    requirements: [{ address: parseProviderSource('terraform.io/builtin/terraform'), constraints: [], dir: both }],
+  });
+  assert.deepEqual(r2.failed, []);
+  assert.deepEqual(r2.mirrored.map((m) => m.provider), [`${host}/acme/beta`]);
+  assert.ok(r2.notes.includes('terraform.io/builtin/terraform: skipped, built into OpenTofu (never installed from a registry)'), r2.notes.join('\n'));
+  assert.equal(fx.reg.server.count('/v1/providers/builtin/'), 0);
+});

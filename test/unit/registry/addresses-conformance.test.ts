@@ -22,6 +22,8 @@ const MODULE_SOURCES: Array<[string, string, string?]> = [
   ['http://example.com/module', 'http'], ['https://example.com/module', 'http'], ['https://example.com/module.zip', 'http'],
   ['https://example.com/module?archive=tar', 'http'], ['https://example.com/module?archive=tar&checksum=blah', 'http'],
   ['hashicorp/subnets/cidr//a/../b', 'registry', 'b'], // path.Clean: only escaping ".." is an error
+  // absolute filesystem paths: not local (no ./ or ../), copied like a remote package (file://)
+  ['/tmp/foo/example', 'file'], ['/tmp/foo//example', 'file', 'example'],
 ];
 
 // registry-address TestParseModuleSource + OpenTofu TestParseModuleSourceRegistry: [input, display address + subdir | error]
@@ -53,6 +55,10 @@ test('conformance: module source classification (OpenTofu addrs.ParseModuleSourc
   assert.equal(bare.kind, 'unknown');
   assert.match((bare as { error: string }).error, /OpenTofu cannot detect a supported external module source type for boop\/bloop/);
   assert.match((parseModuleSource('hashicorp/subnets/cidr//../nope') as { error: string }).error, /leads outside of the module package/);
+  // "subdir escaping out of package" (a filesystem path as the placeholder package)
+  const escaping = parseModuleSource('/tmp/foo//example/../../invalid');
+  assert.equal(escaping.kind, 'unknown');
+  assert.equal((escaping as { error: string }).error, 'subdirectory path "../invalid" leads outside of the module package');
 });
 
 test('conformance: module registry addresses and their errors (registry-address)', () => {
@@ -103,4 +109,4 @@ test('conformance: provider source addresses (registry-address ParseProviderSour
   assert.equal(parseProviderSource('acme/mu\u0308nchen').type, 'm\u00fcnchen');
 });
 
-export const PORTED = { modules: MODULE_SOURCES.length + MODULE_REGISTRY.length + 2, providers: PROVIDERS.length + 1 };
+export const PORTED = { modules: MODULE_SOURCES.length + MODULE_REGISTRY.length + 3, providers: PROVIDERS.length + 1 };

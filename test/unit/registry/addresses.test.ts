@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseModuleSource, parseProviderSource } from '../../../src/engine/addresses';
+import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource } from '../../../src/engine/addresses';
 import { RegistryError } from '../../../src/engine/net/errors';
 
 test('module sources: registry addresses', () => {
@@ -54,7 +54,8 @@ test('module sources: local and non-registry sources are recognised and named', 
     ['hashicorp/consul/aws?ref=v1', 'unknown'], // a query string is never a registry address
     ['hashicorp/consul', 'unknown'],
     ['localhost/acme/net/aws', 'unknown'], // explicit hostname must contain a dot
-    ['/abs/path/module', 'unknown'],
+    ['/abs/path/module', 'file'], // absolute: copied like a remote package, not an error
+    ['C:\\modules\\vpc', 'file'],
     ['hashicorp/consul/aws//../escape', 'unknown'],
     ['svn::https://example.com/x', 'unknown'],
   ];
@@ -72,6 +73,33 @@ test('module sources: local and non-registry sources are recognised and named', 
   const gh = parseModuleSource('github.com/hashicorp/example//modules/x?ref=v1');
   assert.equal(gh.kind, 'github');
   assert.equal((gh as { subdir?: string }).subdir, 'modules/x');
+});
+
+test('module sources: absolute paths are "file" sources with a cleaned //subdir, never local', () => {
+  assert.deepEqual(parseModuleSource('/abs/path/module'),
+    { kind: 'file', source: '/abs/path/module', description: 'absolute path, copied like a remote package by tofu init' });
+  assert.deepEqual(parseModuleSource('/srv/modules//net/./vpc/'),
+    { kind: 'file', source: '/srv/modules//net/./vpc/', description: 'absolute path, copied like a remote package by tofu init', subdir: 'net/vpc' });
+  assert.equal((parseModuleSource('/srv/modules//') as { subdir?: string }).subdir, undefined);
+  assert.match((parseModuleSource('/srv/modules//../x') as { error?: string }).error ?? '', /leads outside of the module package/);
+  assert.equal(parseModuleSource('./abs').kind, 'local');
+});
+
+test('providers: built-in providers (terraform.io/builtin/TYPE) and the implied "terraform"', () => {
+  for (const addr of ['terraform.io/builtin/terraform', 'Terraform.IO/BuiltIn/Terraform', 'terraform.io:443/builtin/terraform', 'terraform.io/builtin/other']) {
+    assert.equal(isBuiltInProvider(addr), true, addr);
+    assert.equal(isBuiltInProvider(parseProviderSource(addr)), true, addr);
+  }
+  for (const addr of ['hashicorp/terraform', 'terraform', 'registry.terraform.io/builtin/terraform', 'terraform.io/hashicorp/terraform',
+    'terraform.io:8443/builtin/terraform', 'example.com/builtin/terraform', 'not a source!']) {
+    assert.equal(isBuiltInProvider(addr), false, addr);
+  }
+  // addrs.ImpliedProviderForUnqualifiedType: "terraform" is built in, every other name hashicorp/NAME
+  assert.deepEqual(impliedProvider('terraform'), { host: 'terraform.io', namespace: 'builtin', type: 'terraform',
+    address: 'terraform.io/builtin/terraform', display: 'terraform.io/builtin/terraform' });
+  assert.equal(impliedProvider('AWS').address, 'registry.opentofu.org/hashicorp/aws');
+  assert.equal(isBuiltInProvider(impliedProvider('random')), false);
+  assert.throws(() => impliedProvider('bad--name'), (e: unknown) => e instanceof RegistryError && e.code === 'invalid-address');
 });
 
 test('module sources: every module call in the real-world corpus is local or registry', () => {

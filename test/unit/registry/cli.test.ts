@@ -2,7 +2,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
 import { tempDir } from '../../support/registry-helpers';
@@ -97,6 +97,26 @@ test('cli failures: exit 1, one line on stderr naming host/URL, JSON error objec
   const local = await run(['resolve', './x', '--version', '1.0.0']);
   assert.equal(local.code, 1);
   assert.match(local.stderr, /is a local path, not a module registry address/);
+}));
+
+test('cli versions --provider of a built-in provider: exit 1, one clear line, JSON error, no request', () => withRegistry({}, async (reg) => {
+  // terraform.io routed to the test registry by a host block: were it asked, the server would see it
+  const cfg = join(freshDir(), 'tofurc');
+  writeFileSync(cfg, `host "terraform.io" {\n  services = { "providers.v1" = "${reg.origin}/v1/providers/" }\n}\n`);
+  const env = { HOME: '/nonexistent', TF_CLI_CONFIG_FILE: cfg };
+  const before = reg.server.requests.length;
+  const message = 'provider terraform.io/builtin/terraform is built into OpenTofu: it is never installed from a registry, so there are no versions to list or packages to download';
+  const r = await run(['versions', 'terraform.io/builtin/terraform', '--provider', '--json', '--ca-file', reg.caCertPath], env);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, `tofu-registry: ${message}\n`);
+  assert.deepEqual(JSON.parse(r.stdout), { error: { message, url: null, status: null } });
+  const human = await run(['versions', 'Terraform.IO/BuiltIn/Terraform', '--provider', '--ca-file', reg.caCertPath], env);
+  assert.deepEqual([human.code, human.stdout, human.stderr], [1, '', `tofu-registry: ${message}\n`]);
+  assert.equal(reg.server.requests.length, before);
+  // the same host block still answers for a provider that is not built in
+  const other = await run(['versions', 'terraform.io/acme/widget', '--provider', '--json', '--ca-file', reg.caCertPath], env);
+  assert.equal(other.code, 0, other.stderr);
+  assert.ok(reg.server.count('/v1/providers/acme/widget/versions') >= 1);
 }));
 
 test('cli usage errors exit 2; NODE_EXTRA_CA_CERTS is honoured', () => withRegistry({}, async (reg) => {

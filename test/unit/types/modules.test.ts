@@ -97,6 +97,34 @@ test('modules installed by tofu init are found through .terraform/modules/module
   }
 });
 
+test('absolute-path module sources: variables read from that directory, honouring //subdir', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'types-abs-'));
+  try {
+    // a package of modules elsewhere on disk, and a caller that uses it by absolute path
+    mkdirSync(join(dir, 'pkg/net/vpc'), { recursive: true });
+    writeFileSync(join(dir, 'pkg/net/vpc/variables.tf'), 'variable "cidr" {\n  type = string\n}\n');
+    writeFileSync(join(dir, 'pkg/variables.tf'), 'variable "root_only" {\n  type = number\n}\n');
+    mkdirSync(join(dir, 'caller'));
+    const pkg = join(dir, 'pkg');
+    writeFileSync(join(dir, 'caller/main.tf'), `module "vpc" {\n  source = "${pkg}//net/vpc"\n  cidr   = ["x"]\n}\n` +
+      `module "whole" {\n  source    = "${pkg}"\n  root_only = "many"\n}\n`);
+    const resolver = new ModuleResolver({}); // no engine, no cache dir, no network: read in place
+    const vpc = await resolver.resolve({ callerDir: join(dir, 'caller'), name: 'vpc', source: `${pkg}//net/vpc` });
+    assert.equal(vpc.dir, join(pkg, 'net/vpc'));
+    assert.deepEqual(vpc.iface.variables.map((v) => v.name), ['cidr']);
+    const f = await loadFile(join(dir, 'caller/main.tf'));
+    const r = await checkFile({ path: f.path, text: f.text, syntax: 'hcl', summary: f.summary }, resolver);
+    assert.deepEqual(r.diagnostics.map((d) => [slice(f.text, d.range), d.message]), [
+      ['["x"]', 'Invalid value for input variable "cidr": the given value is not suitable for type string: string required, but got tuple.'],
+      ['"many"', 'Invalid value for input variable "root_only": the given value is not suitable for type number: a number is required, but got "many".'],
+    ]);
+    await assert.rejects(resolver.resolve({ callerDir: join(dir, 'caller'), name: 'gone', source: `${pkg}//nope` }),
+      /module directory .*\/\/nope does not exist/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('CLI: types check prints path:line:col lines and exits 1 on errors; --json has the documented shape', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'types-cli-'));
   try {
