@@ -46,3 +46,17 @@ export class RegistryError extends Error {
 export function isRegistryError(err: unknown, code?: RegistryErrorCode): err is RegistryError {
   return err instanceof RegistryError && (code === undefined || err.code === code);
 }
+
+/**
+ * Awaits a registry request and rewords its 404 ('not-found') to say what is missing:
+ * "<what> (404 Not Found for <url>)", with `host` the registry's host. Other errors pass through.
+ */
+export async function rewordNotFound<T>(request: Promise<T>, what: string, host: string, url: string): Promise<T> {
+  try {
+    return await request;
+  } catch (err) {
+    if (!isRegistryError(err, 'not-found')) throw err;
+    const at = err.url ?? url;
+    throw new RegistryError('not-found', `${what} (404 Not Found for ${at})`, { host, url: at, status: 404 });
+  }
+}

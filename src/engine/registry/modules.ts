@@ -1,6 +1,6 @@
 // Module registry protocol (modules.v1): list versions, find a version's download location.
 import { ModuleAddress, parseModuleSource } from '../addresses/module-source';
-import { RegistryError, isRegistryError } from '../net/errors';
+import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 
@@ -47,15 +47,8 @@ function modulePath(a: ModuleAddress): string {
 
 export async function fetchModuleVersions(http: HttpClient, base: string, a: ModuleAddress): Promise<Omit<VersionList, 'cached'>> {
   const url = new URL(`${modulePath(a)}/versions`, base).href;
-  let res;
-  try {
-    res = await http.getJson(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true });
-  } catch (err) {
-    if (isRegistryError(err, 'not-found')) {
-      throw new RegistryError('not-found', `module ${a.address} not found on ${a.host} (404 Not Found for ${err.url ?? url})`, { host: a.host, url: err.url ?? url, status: 404 });
-    }
-    throw err;
-  }
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true }),
+    `module ${a.address} not found on ${a.host}`, a.host, url);
   const invalid = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid response for module ${a.address}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
   const modules = (res.json as { modules?: unknown })?.modules;
   if (!Array.isArray(modules) || modules.length < 1) throw invalid('no "modules" list');
@@ -78,15 +71,8 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   if (typeof v === 'string') throw new RegistryError('invalid-version', `invalid module version ${JSON.stringify(version)}: ${v}`, { host: a.host });
   const canonical = v.canonical + (v.build ? `+${v.build}` : '');
   const url = new URL(`${modulePath(a)}/${enc(canonical)}/download`, base).href;
-  let res;
-  try {
-    res = await http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json' });
-  } catch (err) {
-    if (isRegistryError(err, 'not-found')) {
-      throw new RegistryError('not-found', `version ${canonical} of module ${a.address} not found on ${a.host} (404 Not Found for ${err.url ?? url})`, { host: a.host, url: err.url ?? url, status: 404 });
-    }
-    throw err;
-  }
+  const res = await rewordNotFound(http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json' }),
+    `version ${canonical} of module ${a.address} not found on ${a.host}`, a.host, url);
   const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
   let location: string | undefined;
   const text = res.body.toString('utf8').trim();

@@ -1,7 +1,7 @@
 // Provider registry protocol (providers.v1): list versions with protocols and platforms, and the
 // package metadata of one version for one platform.
 import { parseProviderSource, ProviderAddress } from '../addresses/provider-source';
-import { RegistryError, isRegistryError } from '../net/errors';
+import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 
@@ -53,15 +53,8 @@ const PLATFORM_PART = /^[a-z0-9]+$/;
 
 export async function fetchProviderVersions(http: HttpClient, base: string, p: ProviderAddress): Promise<Omit<ProviderVersionList, 'cached'>> {
   const url = apiUrl(base, p.namespace, p.type, 'versions');
-  let res;
-  try {
-    res = await http.getJson(url, { maxBytes: PROVIDER_VERSIONS_MAX_BYTES, auth: true });
-  } catch (err) {
-    if (isRegistryError(err, 'not-found')) {
-      throw new RegistryError('not-found', `provider ${p.address} not found on ${p.host} (404 Not Found for ${err.url ?? url})`, { host: p.host, url: err.url ?? url, status: 404 });
-    }
-    throw err;
-  }
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_VERSIONS_MAX_BYTES, auth: true }),
+    `provider ${p.address} not found on ${p.host}`, p.host, url);
   const list = (res.json as { versions?: unknown })?.versions;
   if (!Array.isArray(list)) {
     throw new RegistryError('protocol', `the registry at ${p.host} returned an invalid response for provider ${p.address}: no "versions" list (${res.url})`, { host: p.host, url: res.url, status: res.status });
@@ -88,15 +81,8 @@ export async function fetchProviderPackage(http: HttpClient, base: string, p: Pr
   if (typeof v === 'string') throw new RegistryError('invalid-version', `invalid provider version ${JSON.stringify(version)}: ${v}`, { host: p.host });
   if (!PLATFORM_PART.test(os) || !PLATFORM_PART.test(arch)) throw new RegistryError('invalid-address', `invalid platform ${os}_${arch}`, { host: p.host });
   const url = apiUrl(base, p.namespace, p.type, version, 'download', os, arch);
-  let res;
-  try {
-    res = await http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true });
-  } catch (err) {
-    if (isRegistryError(err, 'not-found')) {
-      throw new RegistryError('not-found', `provider ${p.address} ${version} is not available for ${os}_${arch} on ${p.host} (404 Not Found for ${err.url ?? url})`, { host: p.host, url: err.url ?? url, status: 404 });
-    }
-    throw err;
-  }
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true }),
+    `provider ${p.address} ${version} is not available for ${os}_${arch} on ${p.host}`, p.host, url);
   const fail = (why: string) => new RegistryError('protocol', `the registry at ${p.host} returned invalid package metadata for ${p.address} ${version} ${os}_${arch}: ${why} (${res.url})`, { host: p.host, url: res.url, status: res.status });
   const doc = res.json as Record<string, unknown>;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw fail('not a JSON object');
