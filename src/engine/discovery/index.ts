@@ -56,24 +56,14 @@ export async function fetchDiscovery(http: HttpClient, hostGiven: string): Promi
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new RegistryError('protocol', `service discovery for ${host} failed: ${res.url} is not a JSON object`, { host, url: res.url, status: res.status });
   }
-  const services: Record<string, string> = {};
-  for (const [id, raw] of Object.entries(doc as Record<string, unknown>)) {
-    if (typeof raw !== 'string') continue; // e.g. "login.v1" objects: not a base URL
-    let u: URL;
-    try { u = new URL(raw, res.url); } catch { continue; }
-    if (id === 'modules.v1' && !u.pathname.endsWith('/')) u.pathname += '/';
-    services[id] = u.href;
-  }
-  return { host, discoveryUrl, finalUrl: res.url, services };
+  return { host, discoveryUrl, finalUrl: res.url, services: serviceUrls(doc as Record<string, unknown>, res.url) };
 }
 
 /**
- * The services of a CLI configuration `host` block, as OpenTofu's disco.ForceHostServices: used
- * verbatim instead of network discovery; relative URLs resolve against the discovery URL the host
- * would have had. Non-string values (e.g. login.v1 objects) are not base URLs and are skipped.
+ * Service id → absolute base URL, resolved against `base`; modules.v1 gets a trailing "/".
+ * Non-string values (e.g. "login.v1" objects) are not base URLs, and invalid URLs are skipped.
  */
-export function forcedDiscovery(host: string, services: Record<string, unknown>, configUrl: string): Omit<DiscoveryResult, 'cached'> {
-  const base = discoveryUrlFor(host);
+function serviceUrls(services: Record<string, unknown>, base: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [id, raw] of Object.entries(services)) {
     if (typeof raw !== 'string') continue;
@@ -82,7 +72,16 @@ export function forcedDiscovery(host: string, services: Record<string, unknown>,
     if (id === 'modules.v1' && !u.pathname.endsWith('/')) u.pathname += '/';
     out[id] = u.href;
   }
-  return { host, discoveryUrl: configUrl, finalUrl: configUrl, services: out, source: 'cli-config' };
+  return out;
+}
+
+/**
+ * The services of a CLI configuration `host` block, as OpenTofu's disco.ForceHostServices: used
+ * verbatim instead of network discovery; relative URLs resolve against the discovery URL the host
+ * would have had. Non-string values (e.g. login.v1 objects) are not base URLs and are skipped.
+ */
+export function forcedDiscovery(host: string, services: Record<string, unknown>, configUrl: string): Omit<DiscoveryResult, 'cached'> {
+  return { host, discoveryUrl: configUrl, finalUrl: configUrl, services: serviceUrls(services, discoveryUrlFor(host)), source: 'cli-config' };
 }
 
 export interface DiscoveryOptions {
