@@ -130,3 +130,12 @@ export function cacheDirOption(parsed: ParsedArgs, io: CliIO): string | undefine
   if (dir === '') throw new UsageError('--cache-dir needs a directory');
   return dir !== undefined ? resolve(io.cwd, dir) : defaultCacheDir(io.env);
 }
+
+/** `--timeout SECONDS` → milliseconds (undefined = the engine's default); must be positive. */
+export function timeoutMsOption(parsed: ParsedArgs): number | undefined {
+  const t = value(parsed, 'timeout');
+  if (t === undefined) return undefined;
+  const seconds = Number(t);
+  if (!(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  return seconds * 1000;
+}

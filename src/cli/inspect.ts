@@ -13,7 +13,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CliIO, flag, parseArgs, printJson, reportFailure, UsageError } from './common';
-import { applyTofuPrecedence, extractFile, findConfigFiles, FileSummary, parseConfig, Range, ValueInfo } from '../engine/config';
+import { applyTofuPrecedence, extractFile, findConfigFiles, FileSummary, parseConfig, Range, tofuTwin, ValueInfo } from '../engine/config';
 import { parseTypeConstraint } from '../engine/types/parse';
 import { renderType } from '../engine/types/render';
 
@@ -24,7 +24,7 @@ function jsonValue(v: ValueInfo | null): JsonValue {
   return v.literal !== null ? v.literal : { expression: v.text };
 }
 
-function jsonRange(r: Range): { start: { line: number; character: number }; end: { line: number; character: number } } {
+export function jsonRange(r: Range): { start: { line: number; character: number }; end: { line: number; character: number } } {
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
 
@@ -114,8 +114,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     else io.stdout(humanSummary(f, summary));
   }
   for (const s of shadowed) {
-    const twin = s.endsWith('.tf.json') ? s.slice(0, -8) + '.tofu.json' : s.slice(0, -3) + '.tofu';
-    const note = `${s}: ignored, ${path.basename(twin)} takes precedence`;
+    const note = `${s}: ignored, ${path.basename(tofuTwin(s)!)} takes precedence`;
     if (json) io.stderr(`tofu-registry inspect: note: ${note}\n`);
     else io.stdout(`${note}\n`);
   }

@@ -6,9 +6,10 @@
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, values } from './common';
+import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 import { hashPackage } from '../engine/mirror/hash';
 import { failureDetail, findConfigDirs, MirrorFailure, mirrorProviders } from '../engine/mirror';
+import { isPlatform } from '../engine/mirror/paths';
 import { defaultPlatforms } from '../engine/mirror/types';
 import { Engine } from '../engine/engine';
 
@@ -34,7 +35,7 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
   const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  for (const p of platforms) if (!/^[a-z0-9]+_[a-z0-9]+$/.test(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
+  for (const p of platforms) if (!isPlatform(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
   const concurrencyText = value(parsed, 'concurrency');
   const concurrency = concurrencyText === undefined ? 8 : Number(concurrencyText);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
@@ -45,16 +46,14 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   if (!dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
   const fromMirror = value(parsed, 'from-mirror');
 
-  const t = value(parsed, 'timeout');
-  const seconds = t === undefined ? undefined : Number(t);
-  if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  const timeoutMs = timeoutMsOption(parsed);
   // Discovery and version lists come from the CLI's disk cache (like the other commands), so an
   // unchanged re-run needs no request at all; --no-cache asks the registries again.
   const engine = new Engine({
     env: io.env,
     cacheDir: cacheDirOption(parsed, io),
     caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
-    timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+    timeoutMs,
     cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
   });
   const ac = new AbortController();

@@ -5,20 +5,18 @@ import { describeSource, Engine } from '../engine/engine';
 import { toModuleAddress } from '../engine/registry/modules';
 import { toProviderAddress } from '../engine/registry/providers';
 import { selectVersions } from '../engine/versions';
-import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, UsageError, value, values } from './common';
+import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];
 const BOOLEANS = ['json', 'no-cache'];
 
 function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
-  const t = value(parsed, 'timeout');
-  const seconds = t === undefined ? undefined : Number(t);
-  if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  const timeoutMs = timeoutMsOption(parsed);
   return new Engine({
     env: io.env,
     cacheDir: cacheDirOption(parsed, io),
     caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
-    timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+    timeoutMs,
     cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
   });
 }

@@ -18,8 +18,8 @@ import { Engine } from '../engine/engine';
 import { ModuleResolver } from '../engine/modules/resolve';
 import { checkDirectory } from '../engine/modules/check';
 import { convertText } from '../engine/types/text';
-import type { Range } from '../engine/config/ast';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, values } from './common';
+import { jsonRange } from './inspect';
+import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 export async function runTypes(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
@@ -28,17 +28,11 @@ export async function runTypes(args: string[], io: CliIO): Promise<number> {
   throw new UsageError(sub ? `unknown subcommand '${sub}' (expected check or convert)` : 'expected a subcommand: check or convert');
 }
 
-function jsonRange(r: Range) {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
-}
-
 async function runCheck(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'offline', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
   if (parsed.positionals.length !== 1) throw new UsageError('expected exactly one DIR');
-  const t = value(parsed, 'timeout');
-  const seconds = t === undefined ? undefined : Number(t);
-  if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
+  const timeoutMs = timeoutMsOption(parsed);
   const cacheDir = cacheDirOption(parsed, io);
   const dir = path.resolve(io.cwd, parsed.positionals[0]);
   const shown = (p: string) => path.relative(io.cwd, p) || '.';
@@ -50,14 +44,12 @@ async function runCheck(args: string[], io: CliIO): Promise<number> {
     const offline = flag(parsed, 'offline');
     engine = new Engine({
       env: io.env, cacheDir, caFiles: values(parsed, 'ca-file').map((f) => path.resolve(io.cwd, f)),
-      timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
-      cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined, networkAllowed: () => !offline,
+      timeoutMs, cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined, networkAllowed: () => !offline,
     });
     // --no-cache: remote modules still need a directory to be unpacked into; it goes at the end.
     if (cacheDir === undefined) scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tofu-registry-'));
     const resolver = new ModuleResolver({
-      engine, cacheDir: cacheDir ?? scratch, networkAllowed: () => !offline,
-      timeoutMs: seconds !== undefined ? seconds * 1000 : undefined,
+      engine, cacheDir: cacheDir ?? scratch, networkAllowed: () => !offline, timeoutMs,
     });
     const result = await checkDirectory(dir, resolver);
     const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').length;
