@@ -42,6 +42,14 @@ export function parseConfig(text: string, p: string): ConfigFile {
   return isJsonConfigFile(p) ? parseJsonConfig(text) : parseHcl(text);
 }
 
+/** The `.tofu` (`.tofu.json`) twin that takes precedence over a `.tf` (`.tf.json`) file, or null. */
+export function tofuTwin(f: string): string | null {
+  const ext = configExtension(f);
+  if (ext === '.tf') return f.slice(0, -3) + '.tofu';
+  if (ext === '.tf.json') return f.slice(0, -8) + '.tofu.json';
+  return null;
+}
+
 /**
  * Applies `.tofu` precedence to file names of ONE directory: returns the files OpenTofu loads and
  * the ones it ignores because a `.tofu` (`.tofu.json`) twin exists.
@@ -51,10 +59,7 @@ export function applyTofuPrecedence(files: string[]): { used: string[]; shadowed
   const used: string[] = [];
   const shadowed: string[] = [];
   for (const f of files) {
-    const ext = configExtension(f);
-    let twin: string | null = null;
-    if (ext === '.tf') twin = f.slice(0, -3) + '.tofu';
-    else if (ext === '.tf.json') twin = f.slice(0, -8) + '.tofu.json';
+    const twin = tofuTwin(f);
     if (twin && present.has(path.resolve(twin))) shadowed.push(f);
     else used.push(f);
   }

@@ -4,7 +4,7 @@ export * from './ast';
 export { parseHcl, parseExpression } from './parser';
 export { parseJsonConfig } from './json';
 export {
-  parseConfig, isConfigFileName, isOverrideFile, isJsonConfigFile, configExtension, applyTofuPrecedence,
+  parseConfig, isConfigFileName, isOverrideFile, isJsonConfigFile, configExtension, applyTofuPrecedence, tofuTwin,
   loadConfigDir, loadFile, findConfigFiles,
 } from './files';
 export type { LoadedFile } from './files';
