@@ -15,10 +15,7 @@ import { ModuleResolver, ResolvedModule } from '../engine/modules/resolve';
 import type { ModuleCall } from '../engine/config/extract';
 import type { EditorServices } from './services';
 import { SELECTOR } from './selector';
-
-function toRange(r: Range): vscode.Range {
-  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-}
+import { toRange } from './convert';
 
 /** How long hover/completion wait for a module to be fetched before giving up. */
 const INTERACTIVE_WAIT_MS = 8000;
@@ -108,9 +105,9 @@ class TypeFeatures implements vscode.Disposable {
   }
 
   async hover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
-    const { text, summary, syntax } = this.summary(doc);
     const ref = variableReferenceAt(this.services.parse(doc).file, pos.line, pos.character);
     if (ref) return this.referenceHover(doc, ref);
+    const { text, summary, syntax } = this.summary(doc);
     const ctx = locateCursor(summary, pos.line, pos.character, text);
     if (ctx.variable) {
       const decl = ctx.variable;

@@ -4,6 +4,7 @@ import type { Diagnostic, Position, Range } from '../config/ast';
 import type { ModuleCall, VariableDecl } from '../config/extract';
 import { rangeContains } from '../config/locate';
 import { convertValue } from '../types/convert';
+import { compareStrings } from '../types/model';
 import { renderTypePretty } from '../types/render';
 import { rangeAtPath, valueFromExpression } from '../types/value';
 import type { ModuleInterface, ModuleVariable } from './variables';
@@ -104,7 +105,7 @@ export function moduleInputCompletions(call: ModuleCall, iface: ModuleInterface)
   const set = new Set(call.arguments.map((a) => a.name));
   return iface.variables
     .filter((v) => !set.has(v.name))
-    .sort((a, b) => Number(b.required) - Number(a.required) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .sort((a, b) => Number(b.required) - Number(a.required) || compareStrings(a.name, b.name))
     .map((v) => ({
       name: v.name,
       required: v.required,

@@ -46,7 +46,7 @@ export interface ResolverOptions {
 interface ModulesJson { Modules?: { Key?: string; Source?: string; Version?: string; Dir?: string }[] }
 
 export class ModuleResolver {
-  private readonly cache = new Map<string, { at: number; promise: Promise<ResolvedModule> }>();
+  private readonly cache = new Map<string, Promise<ResolvedModule>>();
 
   constructor(private readonly opts: ResolverOptions) {}
 
@@ -54,11 +54,11 @@ export class ModuleResolver {
   resolve(req: ModuleRequest): Promise<ResolvedModule> {
     const key = JSON.stringify([path.resolve(req.callerDir), req.name, req.source, req.version ?? '']);
     const hit = this.cache.get(key);
-    const ttl = this.opts.failureTtlMs ?? 30_000;
-    if (hit) return hit.promise;
+    if (hit) return hit;
     const promise = this.doResolve(req);
-    this.cache.set(key, { at: Date.now(), promise });
-    promise.catch(() => setTimeout(() => { if (this.cache.get(key)?.promise === promise) this.cache.delete(key); }, ttl).unref?.());
+    this.cache.set(key, promise);
+    const ttl = this.opts.failureTtlMs ?? 30_000;
+    promise.catch(() => setTimeout(() => { if (this.cache.get(key) === promise) this.cache.delete(key); }, ttl).unref?.());
     return promise;
   }
 
@@ -68,7 +68,7 @@ export class ModuleResolver {
   /** Forget local/installed results only: their files may change while editing. */
   invalidateLocal(): void {
     for (const [k, v] of this.cache) {
-      v.promise.then((r) => { if (r.via === 'local' || r.via === 'installed') this.cache.delete(k); }, () => undefined);
+      v.then((r) => { if (r.via === 'local' || r.via === 'installed') this.cache.delete(k); }, () => undefined);
     }
   }
 
@@ -110,7 +110,7 @@ export class ModuleResolver {
       return { dir, via: 'registry', version: loc.version, iface: await loadModuleInterface(dir) };
     }
     if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github') {
-      const location = src.kind === 'github' ? `git::https://${req.source.replace(/^github\.com\//, 'github.com/')}` : req.source;
+      const location = src.kind === 'github' ? `git::https://${req.source}` : req.source;
       const dir = await fetchModule(location, location, fetchOpts);
       return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
     }

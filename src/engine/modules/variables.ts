@@ -5,7 +5,7 @@ import type { ConfigFile, Diagnostic, Range } from '../config/ast';
 import { loadConfigDir, LoadedFile } from '../config/files';
 import { findNodeAt } from '../config/locate';
 import type { VariableDecl } from '../config/extract';
-import { ANY, Type } from '../types/model';
+import { ANY, compareStrings, Type } from '../types/model';
 import { parseTypeConstraint } from '../types/parse';
 import { convertValue } from '../types/convert';
 import { Value, valueFromExpression, rangeAtPath } from '../types/value';
@@ -164,6 +164,6 @@ export async function variablesOfDirectory(current: LoadedFile): Promise<ModuleI
     // an unreadable directory (e.g. an untitled document): the file alone
   }
   files.push(current);
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort((a, b) => compareStrings(a.path, b.path));
   return interfaceFromFiles(dir, files);
 }
