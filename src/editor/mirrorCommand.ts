@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { EditorServices } from './services';
 import { defaultPlatforms, findConfigDirs, mirrorProviders, MirrorReport, renderReportMarkdown } from '../engine/mirror';
+import { isPlatform } from '../engine/mirror/paths';
 
 const OUT_KEY = 'tofuRegistry.mirror.lastOutput';
 
@@ -46,7 +47,7 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
   if (!out) return undefined;
 
   const cfg = vscode.workspace.getConfiguration('tofuRegistry');
-  const configured = (cfg.get<string[]>('mirror.platforms') ?? []).filter((p) => /^[a-z0-9]+_[a-z0-9]+$/.test(p));
+  const configured = (cfg.get<string[]>('mirror.platforms') ?? []).filter(isPlatform);
   const platforms = args.platforms?.length ? args.platforms : configured.length ? configured : defaultPlatforms();
   const concurrency = Math.min(64, Math.max(1, args.concurrency ?? cfg.get<number>('mirror.concurrency') ?? 8));
 

@@ -68,13 +68,12 @@ function pinFor(newest: string | null): string | undefined {
  * address, host and URL. Private registries often answer 404 rather than 401 to a request without
  * credentials, so say where credentials come from too.
  */
-const PUBLIC_HOSTS = new Set(['registry.opentofu.org', 'registry.terraform.io']);
 
 function notFoundMessage(t: Target, err: RegistryError): string {
   const m = err.message;
   const what = m.includes(t.display) ? m.charAt(0).toUpperCase() + m.slice(1)
     : `${t.kind === 'module' ? 'Module' : 'Provider'} ${t.display} not found: ${m}`;
-  if (PUBLIC_HOSTS.has(t.host)) return `${what}. Check the address.`;
+  if (PUBLIC_REGISTRIES.has(t.host)) return `${what}. Check the address.`;
   return `${what}. Check the address; a private registry may also answer 404 when no credentials for ${t.host} are configured.`;
 }
 

@@ -41,8 +41,13 @@ export function safeVersion(version: string): string {
   return version;
 }
 
+/** True for an `os_arch` platform (e.g. `linux_amd64`). */
+export function isPlatform(platform: string): boolean {
+  return PLATFORM_RE.test(platform);
+}
+
 export function safePlatform(platform: string): string {
-  if (!PLATFORM_RE.test(platform)) throw new UnsafePathError('platform', platform);
+  if (!isPlatform(platform)) throw new UnsafePathError('platform', platform);
   return platform;
 }
 

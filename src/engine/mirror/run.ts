@@ -9,8 +9,8 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
-import { ArchiveSource, errorText, MirrorStepError } from './sources';
-import { mirrorFailure } from './types';
+import { ArchiveSource, MirrorStepError } from './sources';
+import { errorText, mirrorFailure } from './types';
 import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
 
 /** One provider required by one configuration directory. */
@@ -97,7 +97,7 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
       fail(r, constraint ?? '', errorText(err));
     }
   });
-  const targets = [...picked.values()].sort((a, b) => cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform));
+  const targets = [...picked.values()].sort(byTarget);
   return { targets, failed, notes: [...new Set(notes)].sort() };
 }
 
@@ -177,9 +177,7 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   } finally {
     await output.close();
   }
-  const order = (a: { provider: string; version: string; platform: string }, b: typeof a) =>
-    cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform);
-  return { out: opts.out, mirrored: mirrored.sort(order), upToDate: upToDate.sort(order), failed: failed.sort(order), bytesDownloaded };
+  return { out: opts.out, mirrored: mirrored.sort(byTarget), upToDate: upToDate.sort(byTarget), failed: failed.sort(byTarget), bytesDownloaded };
 }
 
 /**
@@ -220,6 +218,11 @@ export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) 
     while (next < items.length) await fn(items[next++]);
   });
   await Promise.all(workers);
+}
+
+/** Orders by provider, then version, then platform. */
+function byTarget(a: { provider: string; version: string; platform: string }, b: typeof a): number {
+  return cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform);
 }
 
 function cmp(a: string, b: string): number {

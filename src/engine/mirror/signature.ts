@@ -3,6 +3,7 @@
 // registry's gpg_public_keys, and the document must list the archive's filename with the same
 // sha256 the registry reported as `shasum`.
 import type * as OpenPgp from 'openpgp';
+import { errorText } from './types';
 
 // openpgp is large; load it on first use so the extension's activation does not pay for it.
 let openpgpModule: Promise<typeof OpenPgp> | undefined;
@@ -51,7 +52,7 @@ export async function verifyDetachedSignature(document: Uint8Array, signatureByt
       ? await openpgp.readSignature({ armoredSignature: Buffer.from(signatureBytes).toString('utf8') })
       : await openpgp.readSignature({ binarySignature: signatureBytes });
   } catch (err) {
-    return { ok: false, reason: 'malformed', message: `SHA256SUMS.sig is not an OpenPGP signature (${errMessage(err)})` };
+    return { ok: false, reason: 'malformed', message: `SHA256SUMS.sig is not an OpenPGP signature (${errorText(err)})` };
   }
   const publicKeys: OpenPgp.PublicKey[] = [];
   for (const k of keys) {
@@ -76,10 +77,6 @@ export async function verifyDetachedSignature(document: Uint8Array, signatureByt
     await sig.verified;
     return { ok: true, keyId: sig.keyID.toHex().toUpperCase() };
   } catch (err) {
-    return { ok: false, reason: 'bad-signature', message: `the signature of SHA256SUMS does not verify (${errMessage(err)})` };
+    return { ok: false, reason: 'bad-signature', message: `the signature of SHA256SUMS does not verify (${errorText(err)})` };
   }
-}
-
-function errMessage(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 }

@@ -7,10 +7,13 @@ import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
-import { h1OfZip, isSupportedHash, PackageHashes, sha256File } from './hash';
+import { h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from './hash';
 import { safeFilename, UnsafePathError } from './paths';
 import { checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from './signature';
+import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
+
+export { errorText };
 
 export class MirrorStepError extends Error {
   constructor(readonly step: MirrorStep, message: string) {
@@ -224,7 +227,7 @@ export class MirrorSource implements ArchiveSource {
     } catch (err) {
       h1Error = errorText(err);
     }
-    if (expected.length && !expected.includes(zh) && !(h1 && expected.includes(h1))) {
+    if (expected.length && !matchesAnyHash({ h1: h1 ?? '', zh }, expected)) {
       throw new MirrorStepError('mirror-hash', `archive ${shownUrl(archive.url)} matches none of the source mirror's hashes (${expected.join(', ')}); got ${h1 ?? '(not a readable zip)'} ${zh}`);
     }
     if (!h1) throw new MirrorStepError('archive', `archive ${shownUrl(archive.url)} is not a readable zip: ${h1Error}`);
@@ -258,8 +261,4 @@ async function fetchSmall(http: RegistryLike['http'], url: string, maxBytes: num
   const chunks: Buffer[] = [];
   for await (const c of res.body) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
-}
-
-export function errorText(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 }

@@ -44,14 +44,22 @@ export const STEP_LABEL: Record<MirrorStep, string> = {
  * left out when there is no provider, e.g. an unreadable configuration file).
  */
 export function mirrorFailure(provider: string, version: string, platform: string, step: MirrorStep, detail: string): MirrorFailure {
-  const who = provider ? `${provider} ${version || '(any version)'} ${platform}`.trim() + ': ' : '';
-  return { provider, version, platform, step, message: `${who}${STEP_LABEL[step]}: ${detail}` };
+  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${detail}` };
 }
 
 /** The part of a failure message after `PROVIDER VERSION PLATFORM: ` (for tables that show those in columns). */
 export function failureDetail(f: MirrorFailure): string {
-  const who = f.provider ? `${f.provider} ${f.version || '(any version)'} ${f.platform}`.trim() + ': ' : '';
+  const who = failurePrefix(f.provider, f.version, f.platform);
   return f.message.startsWith(who) ? f.message.slice(who.length) : f.message;
+}
+
+function failurePrefix(provider: string, version: string, platform: string): string {
+  return provider ? `${provider} ${version || '(any version)'} ${platform}`.trim() + ': ' : '';
+}
+
+/** An error's message on one line (for failure messages and the report). */
+export function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 }
 
 export interface MirrorTarget {
