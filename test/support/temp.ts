@@ -1,0 +1,32 @@
+// Temp directories for tests. Every directory made here is removed when the test process exits
+// (node:test runs each test file in a process of its own; the extension host exits after the
+// integration suite), so a test that fails half-way leaves nothing behind either. `removeTempDir`
+// removes one earlier, e.g. in an after() hook.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const made = new Set<string>();
+let hooked = false;
+
+function removeAll(): void {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  made.clear();
+}
+
+/** A fresh directory under the OS temp directory, removed at the latest when the process exits. */
+export function tempDir(prefix = 'tofu-registry-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.add(dir);
+  if (!hooked) {
+    hooked = true;
+    process.on('exit', removeAll);
+  }
+  return dir;
+}
+
+/** Removes a directory made by tempDir now (idempotent). */
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  made.delete(dir);
+}
