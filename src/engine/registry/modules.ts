@@ -1,7 +1,7 @@
 // Module registry protocol (modules.v1): list versions, find a version's download location.
 import { ModuleAddress, parseModuleSource } from '../addresses/module-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
-import { HttpClient, MiB } from '../net/http';
+import { HttpClient, JsonResponse, MiB, parseJsonBody } from '../net/http';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 
 export interface VersionList {
@@ -47,7 +47,7 @@ function modulePath(a: ModuleAddress): string {
 
 export async function fetchModuleVersions(http: HttpClient, base: string, a: ModuleAddress): Promise<Omit<VersionList, 'cached'>> {
   const url = new URL(`${modulePath(a)}/versions`, base).href;
-  const res = await rewordNotFound(http.getJson(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true }),
+  const res = await rewordNotFound(getRegistryJson(http, url),
     `module ${a.address} not found on ${a.host}`, a.host, url);
   const invalid = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid response for module ${a.address}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
   const modules = (res.json as { modules?: unknown })?.modules;
@@ -64,6 +64,21 @@ export async function fetchModuleVersions(http: HttpClient, base: string, a: Mod
     else parsed.push(v);
   }
   return { address: a.address, host: a.host, versions: sortNewestFirst(parsed).map((v) => v.raw), invalid: bad, url: res.url };
+}
+
+/**
+ * A static file server (a module mirror) serves `versions` without a JSON media type — nginx and
+ * object stores say application/octet-stream, others text/plain — and tofu never looks at it
+ * (internal/registry/client.go decodes the body as is). Those are read as JSON; anything else
+ * (an HTML login page of a proxy) is still refused with parseJsonBody's message.
+ */
+const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
+
+async function getRegistryJson(http: HttpClient, url: string): Promise<JsonResponse> {
+  const res = await http.getBuffer(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true, accept: 'application/json' });
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const json = parseJsonBody(UNTYPED.has(type) ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res);
+  return { url: res.url, status: res.status, headers: res.headers, json };
 }
 
 export async function fetchModuleLocation(http: HttpClient, base: string, a: ModuleAddress, version: string): Promise<DownloadLocation> {
@@ -88,7 +103,9 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   location ??= res.headers['x-terraform-get'] || undefined;
   if (!location) throw fail('neither a JSON "location" nor an X-Terraform-Get header');
   if (location.startsWith('/') || location.startsWith('./') || location.startsWith('../')) {
-    location = new URL(location, res.url).href;
+    // Against the download endpoint's URL as requested, like tofu (Go's client follows redirects
+    // without changing the URL its registry client resolves against).
+    location = new URL(location, url).href;
   }
   const kind = parseModuleSource(location);
   if (kind.kind === 'registry') throw fail(`${JSON.stringify(location)} is another registry address, which is not allowed`);
