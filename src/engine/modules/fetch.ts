@@ -140,7 +140,7 @@ export async function moduleDirectory(root: string, subdir: string, location: st
 }
 
 /** A glob segment (`*`, `?`, `[abc]`) as a regular expression, like Go's filepath.Match. */
-function globRegExp(segment: string): RegExp {
+export function globRegExp(segment: string): RegExp {
   let re = '';
   for (let i = 0; i < segment.length; i++) {
     const ch = segment[i];
@@ -236,6 +236,14 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   await fs.rm(file, { force: true });
 }
 
+/** Unpacks a local .tar.gz or .zip (e.g. a module mirror's own archive) with the checks a download gets. */
+export async function unpackArchive(file: string, dest: string, opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntries'> = {}): Promise<void> {
+  const kind = await sniff(file);
+  if (!kind) throw new ModuleFetchError(`${file} is neither a tar.gz nor a zip archive`);
+  if (kind === 'zip') await extractZip(file, dest, file, extractLimits(opts));
+  else await extractTar(file, dest, file, extractLimits(opts));
+}
+
 async function sniff(file: string): Promise<ArchiveKind | undefined> {
   const fh = await fs.open(file, 'r');
   try {
@@ -251,7 +259,7 @@ async function sniff(file: string): Promise<ArchiveKind | undefined> {
 
 interface Limits { maxBytes: number; maxEntries: number }
 
-function extractLimits(opts: FetchOptions): Limits {
+function extractLimits(opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntries'>): Limits {
   return { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
 }
 

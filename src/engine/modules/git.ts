@@ -67,10 +67,12 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
   const s = parseGitSource(src);
   const shown = shownUrl(s.url);
   const config = ['-c', 'core.symlinks=false', '-c', 'credential.helper=', '-c', 'core.askPass='];
+  const env: NodeJS.ProcessEnv = {};
   if (opts.caCertificates?.length) {
-    const bundle = path.join(opts.scratchDir, 'git-ca-bundle.pem');
-    await fs.writeFile(bundle, [...rootCertificates, ...opts.caCertificates].join('\n'));
-    config.push('-c', `http.sslCAInfo=${bundle}`);
+    // GIT_SSL_CAINFO wins over any http.sslCAInfo; it replaces git's roots, so they are in it too.
+    const own = process.env.GIT_SSL_CAINFO ? await fs.readFile(process.env.GIT_SSL_CAINFO, 'utf8').catch(() => '') : '';
+    env.GIT_SSL_CAINFO = path.join(opts.scratchDir, 'git-ca-bundle.pem');
+    await fs.writeFile(env.GIT_SSL_CAINFO, [...rootCertificates, own, ...opts.caCertificates].join('\n'));
   }
   const byCommit = s.ref !== undefined && SHA_RE.test(s.ref);
   const clone = (depth: number | undefined) => ['clone', '--quiet', ...(depth ? ['--depth', String(depth)] : []),
@@ -78,14 +80,14 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
   const deadline = Date.now() + opts.timeoutMs;
   const depth = byCommit ? undefined : s.depth ?? 1;
   try {
-    await runGit([...config, ...clone(depth)], dest, shown, deadline, opts);
+    await runGit([...config, ...clone(depth)], dest, shown, deadline, env, opts);
   } catch (err) {
     if (!(depth && err instanceof GitFailure && DUMB_SHALLOW.test(err.stderr))) throw err;
     await fs.rm(dest, { recursive: true, force: true });
     await fs.mkdir(dest);
-    await runGit([...config, ...clone(undefined)], dest, shown, deadline, opts);
+    await runGit([...config, ...clone(undefined)], dest, shown, deadline, env, opts);
   }
-  if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, shown, deadline, opts);
+  if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, shown, deadline, env, opts);
   await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
 }
 
@@ -93,7 +95,7 @@ class GitFailure extends ModuleFetchError {
   constructor(message: string, url: string, readonly stderr: string) { super(message, url); }
 }
 
-function runGit(args: string[], dest: string, shown: string, deadline: number, opts: GitCloneOptions): Promise<void> {
+function runGit(args: string[], dest: string, shown: string, deadline: number, extraEnv: NodeJS.ProcessEnv, opts: GitCloneOptions): Promise<void> {
   const what = args.includes('checkout') ? 'git checkout' : 'git clone';
   return new Promise<void>((resolve, reject) => {
     const child = spawn('git', args, {
@@ -103,7 +105,7 @@ function runGit(args: string[], dest: string, shown: string, deadline: number, o
       detached: process.platform !== 'win32',
       env: {
         ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never',
-        GIT_ALLOW_PROTOCOL: opts.protocols,
+        GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
       },
     });
     let stderr = '';

@@ -67,6 +67,16 @@ export async function fetchModuleVersions(http: HttpClient, base: string, a: Mod
 }
 
 /**
+ * The version string tofu puts in the download URL (go-version's String(): "v1.2" → "1.2.0",
+ * build metadata kept); a module mirror names its directories and archives by it.
+ */
+export function canonicalModuleVersion(raw: string): { version: string; error?: undefined } | { version: ''; error: string } {
+  const v = parseVersion(raw, 'module');
+  if (typeof v === 'string') return { version: '', error: v };
+  return { version: v.canonical + (v.build ? `+${v.build}` : '') };
+}
+
+/**
  * A static file server (a module mirror) serves `versions` without a JSON media type — nginx and
  * object stores say application/octet-stream, others text/plain — and tofu never looks at it
  * (internal/registry/client.go decodes the body as is). Those are read as JSON; anything else
@@ -82,13 +92,12 @@ async function getRegistryJson(http: HttpClient, url: string): Promise<JsonRespo
 }
 
 export async function fetchModuleLocation(http: HttpClient, base: string, a: ModuleAddress, version: string): Promise<DownloadLocation> {
-  const v = parseVersion(version, 'module');
-  if (typeof v === 'string') throw new RegistryError('invalid-version', `invalid module version ${JSON.stringify(version)}: ${v}`, { host: a.host });
-  const canonical = v.canonical + (v.build ? `+${v.build}` : '');
-  const url = new URL(`${modulePath(a)}/${enc(canonical)}/download`, base).href;
+  const canonical = canonicalModuleVersion(version);
+  if (canonical.error) throw new RegistryError('invalid-version', `invalid module version ${JSON.stringify(version)}: ${canonical.error}`, { host: a.host });
+  const url = new URL(`${modulePath(a)}/${enc(canonical.version)}/download`, base).href;
   const res = await rewordNotFound(http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json' }),
-    `version ${canonical} of module ${a.address} not found on ${a.host}`, a.host, url);
-  const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
+    `version ${canonical.version} of module ${a.address} not found on ${a.host}`, a.host, url);
+  const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical.version}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
   let location: string | undefined;
   const text = res.body.toString('utf8').trim();
   if (text !== '') {
@@ -109,5 +118,5 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   }
   const kind = parseModuleSource(location);
   if (kind.kind === 'registry') throw fail(`${JSON.stringify(location)} is another registry address, which is not allowed`);
-  return { address: a.address, version: canonical, downloadUrl: res.url, location };
+  return { address: a.address, version: canonical.version, downloadUrl: res.url, location };
 }
