@@ -66,10 +66,13 @@ export class MirrorRun {
   private readonly expanded = new Set<string>();
   private readonly dirsRead = new Set<string>();
   private readonly slot: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Version lists are small JSON: more of them at once than packages (as the provider mirror does). */
+  private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
   private queued = 0;
 
   constructor(private readonly opts: RunOptions, private readonly site: ModuleSite, private readonly work: string) {
     this.slot = semaphore(Math.max(1, opts.concurrency ?? 8));
+    this.listSlot = semaphore(Math.max(16, opts.concurrency ?? 8));
     if (opts.signal) setMaxListeners(Math.max(100, (opts.concurrency ?? 8) * 8), opts.signal); // one listener per in-flight step
   }
 
@@ -184,7 +187,7 @@ export class MirrorRun {
     const module = siteModuleName(src);
     let versions: string[];
     try {
-      versions = (await this.opts.engine.listModuleVersions(src)).versions;
+      versions = (await this.listSlot(() => this.opts.engine.listModuleVersions(src))).versions;
     } catch (err) {
       this.fail(module, constraint ?? '', 'resolve', errorText(err));
       return [];

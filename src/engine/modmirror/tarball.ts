@@ -14,6 +14,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
 
+const SMALL_FILE = 1024 * 1024;
+
 interface Entry { name: string; type: 'dir' | 'file' | 'symlink'; abs: string; size: number; mode: number; link?: string }
 
 export interface PackResult {
@@ -46,10 +48,11 @@ async function collect(root: string): Promise<Entry[]> {
   const out: Entry[] = [];
   const walk = async (dir: string, rel: string): Promise<void> => {
     const list = await fs.readdir(dir, { withFileTypes: true });
-    for (const d of list) {
+    const stats = await Promise.all(list.map((d) => fs.lstat(path.join(dir, d.name))));
+    for (const [i, d] of list.entries()) {
       const abs = path.join(dir, d.name);
       const name = rel ? `${rel}/${d.name}` : d.name;
-      const st = await fs.lstat(abs);
+      const st = stats[i];
       if (st.isDirectory()) {
         out.push({ name: `${name}/`, type: 'dir', abs, size: 0, mode: 0o755 });
         await walk(abs, name);
@@ -88,7 +91,8 @@ async function* tarStream(entries: Entry[]): AsyncGenerator<Buffer> {
     yield header({ name, prefix, size: e.size, mode: e.mode, type, link: e.link && truncate(e.link, 100) });
     if (e.type === 'file') {
       let seen = 0;
-      for await (const chunk of createReadStream(e.abs)) {
+      // most files of a module are small: one read; large ones are streamed
+      for await (const chunk of e.size <= SMALL_FILE ? [await fs.readFile(e.abs)] : createReadStream(e.abs)) {
         seen += (chunk as Buffer).length;
         yield chunk as Buffer;
       }
