@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import type { BenchReporter } from './index';
+import { median } from './stats';
 import { Engine } from '../src/engine/engine';
 import { mirrorModules } from '../src/engine/modmirror';
 import { startTestRegistry, TestRegistry } from '../test/support/registry-server';
@@ -101,9 +102,4 @@ async function origin(reg: TestRegistry, work: string): Promise<string> {
   mkdirSync(ws);
   writeFileSync(join(ws, 'main.tf'), calls.join('\n'));
   return ws;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
