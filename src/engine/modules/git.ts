@@ -69,10 +69,10 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
   const config = ['-c', 'core.symlinks=false', '-c', 'credential.helper=', '-c', 'core.askPass='];
   const env: NodeJS.ProcessEnv = {};
   if (opts.caCertificates?.length) {
-    // GIT_SSL_CAINFO wins over any http.sslCAInfo; it replaces git's roots, so they are in it too.
-    const own = process.env.GIT_SSL_CAINFO ? await fs.readFile(process.env.GIT_SSL_CAINFO, 'utf8').catch(() => '') : '';
+    // GIT_SSL_CAINFO wins over any http.sslCAInfo and replaces git's roots, so the bundle holds
+    // them too: the file git would have used (or the system's), Node's roots, then the extras.
     env.GIT_SSL_CAINFO = path.join(opts.scratchDir, 'git-ca-bundle.pem');
-    await fs.writeFile(env.GIT_SSL_CAINFO, [...rootCertificates, own, ...opts.caCertificates].join('\n'));
+    await fs.writeFile(env.GIT_SSL_CAINFO, [await gitRoots(), ...rootCertificates, ...opts.caCertificates].join('\n'));
   }
   const byCommit = s.ref !== undefined && SHA_RE.test(s.ref);
   const clone = (depth: number | undefined) => ['clone', '--quiet', ...(depth ? ['--depth', String(depth)] : []),
@@ -89,6 +89,18 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
   }
   if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, shown, deadline, env, opts);
   await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
+}
+
+/** The certificates git trusts by default: GIT_SSL_CAINFO / SSL_CERT_FILE, else the system bundle ('' when none is found). */
+async function gitRoots(): Promise<string> {
+  const candidates = [process.env.GIT_SSL_CAINFO, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt',
+    '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem', '/etc/ssl/ca-bundle.pem'];
+  for (const f of candidates) {
+    if (!f) continue;
+    const text = await fs.readFile(f, 'utf8').catch(() => undefined);
+    if (text !== undefined) return text;
+  }
+  return '';
 }
 
 class GitFailure extends ModuleFetchError {
