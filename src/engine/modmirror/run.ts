@@ -185,6 +185,7 @@ export class MirrorRun {
   /** The version tofu init selects for this constraint (or every matching one), as the site names it. */
   private async select(src: RegistryModuleSource, constraint: string | null, where: string): Promise<string[]> {
     const module = siteModuleName(src);
+    if (this.opts.signal?.aborted) return []; // cancelled: no new requests
     let versions: string[];
     try {
       versions = (await this.listSlot(() => this.opts.engine.listModuleVersions(src))).versions;
@@ -236,7 +237,9 @@ export class MirrorRun {
     try {
       const have = await step('write', () => this.site.intact(p, signal));
       if (have) {
-        const subdir = have.subdir ?? safeRelativePath(splitSubdir((await step('location', () => engine.resolveDownloadLocation(src, version))).location)[1] ?? '') ?? '';
+        // the origin's //subdir, from the stamps or `download`; else (both lost) the registry is asked
+        const subdir = have.subdir ?? await step('location', async () =>
+          safeRelativePath(splitSubdir((await engine.resolveDownloadLocation(src, version)).location)[1] ?? '') ?? '');
         await step('write', () => this.site.publish(p, version, subdir));
         this.upToDate.push({ module, version });
         done('up-to-date');

@@ -117,6 +117,13 @@ test('lost stamps: archives are re-read locally, not fetched; a damaged archive 
   assert.equal(reread.upToDate.length, 4, 'the nested modules are found again from the archives in OUT');
   assert.equal(o.counts().archives, 0);
   const multi = versionPaths(out, parseModuleSource(`${h}/acme/multi/aws`) as RegistryModuleSource, '2.0.0');
+  // stamps and `download` both lost: the origin's //subdir is asked of the registry, the archive is kept
+  rmSync(join(out, '.tofu-registry-mirror-state.json'));
+  rmSync(multi.downloadFile);
+  const relisted = await mirrorModules({ engine: o.engine(), dirs: [ws], out });
+  assert.equal(relisted.upToDate.length, 4);
+  assert.deepEqual(JSON.parse(readFileSync(multi.downloadFile, 'utf8')), { location: '../2.0.0.tar.gz//modules' });
+  assert.equal(o.counts().archives, 0);
   truncateSync(multi.archive, 10);
   writeFileSync(multi.downloadFile, '{"location":"../2.0.0.tar.gz//modules"}');
   const repaired = await mirrorModules({ engine: o.engine(), dirs: [ws], out });
