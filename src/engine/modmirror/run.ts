@@ -106,7 +106,8 @@ export class MirrorRun {
     this.progress({ kind: 'failed', failures: [f] });
   }
 
-  private skip(source: string, reason: string, where: string): void {
+  private skip(rawSource: string, reason: string, where: string): void {
+    const source = shownLocation(rawSource); // a password in a git URL is not for the report
     const s = this.skips.get(source) ?? { reason, wheres: [] };
     s.wheres.push(where);
     if (s.wheres.length === 1) {
@@ -153,7 +154,7 @@ export class MirrorRun {
         }
         return;
       case 'unknown':
-        this.fail('', '', 'config', `${at.where}: module "${call.name}": invalid source ${JSON.stringify(call.source)}: ${src.error ?? 'unrecognised'}`);
+        this.fail('', '', 'config', `${at.where}: module "${call.name}": invalid source ${JSON.stringify(shownLocation(call.source))}: ${src.error ?? 'unrecognised'}`);
         return;
       case 'file':
         this.skip(call.source, 'an absolute path: tofu init copies it from this machine\'s disk, there is nothing to mirror', at.where);

@@ -22,7 +22,7 @@ async function run(args: string[], cwd = process.cwd()) {
 test('mirror-modules --json: exactly the documented shape; exit 1 because one module failed', async () => {
   const h = o.reg.host;
   const ws = o.workspace('cli', {
-    'main.tf': `module "base" {\n  source  = "${h}/acme/base/aws"\n  version = ">= 1.0.0, < 2.0.0"\n}\n\nmodule "broken" {\n  source = "${h}/acme/broken/aws"\n}\n\nmodule "gh" {\n  source = "github.com/acme/terraform-aws-thing?ref=v1"\n}\n`,
+    'main.tf': `module "base" {\n  source  = "${h}/acme/base/aws"\n  version = ">= 1.0.0, < 2.0.0"\n}\n\nmodule "broken" {\n  source = "${h}/acme/broken/aws"\n}\n\nmodule "gh" {\n  source = "github.com/acme/terraform-aws-thing?ref=v1"\n}\n\nmodule "secret" {\n  source = "git::https://deploy:s3cr3t-pa55@git.example.com/x.git"\n}\n`,
   });
   const out = join(tempDir('modmirror-cli-out-'), 'site');
   const r = await run(['mirror-modules', '--json', '--out', out, '--ca-file', o.reg.caCertPath, '--all-matching', '--base-url', 'https://artifacts.example.com/tf', ws]);
@@ -37,8 +37,11 @@ test('mirror-modules --json: exactly the documented shape; exit 1 because one mo
   assert.deepEqual(doc.upToDate, []);
   assert.deepEqual(doc.failed.map((f: Record<string, string>) => Object.keys(f)), [['module', 'version', 'step', 'message']]);
   assert.deepEqual([doc.failed[0].module, doc.failed[0].version, doc.failed[0].step], [`${h}/acme/broken/aws`, '1.0.0', 'fetch']);
-  assert.deepEqual(doc.skipped.map((s: Record<string, string>) => [Object.keys(s), s.source]), [[['source', 'reason'], 'github.com/acme/terraform-aws-thing?ref=v1']]);
-  assert.match(doc.skipped[0].reason, /^GitHub repository: not mirrorable without changing the source/);
+  assert.deepEqual(doc.skipped.map((s: Record<string, string>) => [Object.keys(s), s.source]), [
+    [['source', 'reason'], 'git::https://***@git.example.com/x.git'], [['source', 'reason'], 'github.com/acme/terraform-aws-thing?ref=v1'],
+  ]);
+  assert.ok(!r.stdout.includes('s3cr3t-pa55'), 'a password in a module source is never printed');
+  assert.match(doc.skipped[1].reason, /^GitHub repository: not mirrorable without changing the source/);
   assert.equal(doc.cliConfig, `host "${h}" {\n  services = {\n    "modules.v1"   = "https://artifacts.example.com/tf/modules/${h}/"\n    "providers.v1" = "${o.reg.origin}/v1/providers/"\n  }\n}\n`);
 
   // the human output: progress on stderr, the summary and the same host blocks on stdout
@@ -46,7 +49,8 @@ test('mirror-modules --json: exactly the documented shape; exit 1 because one mo
   assert.equal(again.code, 1);
   assert.match(again.stderr, new RegExp(`^up-to-date +${h}/acme/base/aws 1\\.1\\.0$`, 'm'));
   assert.match(again.stderr, /^FAILED +.*acme\/broken\/aws 1\.0\.0: fetching the package failed/m);
-  assert.match(again.stdout, /: 0 mirrored, 1 up to date, 1 failed, 1 sources skipped\n/);
+  assert.match(again.stdout, /: 0 mirrored, 1 up to date, 1 failed, 2 sources skipped\n/);
+  assert.ok(!again.stdout.includes('s3cr3t-pa55') && !again.stderr.includes('s3cr3t-pa55'));
   assert.ok(again.stdout.endsWith(`host "${h}" {\n  services = {\n    "modules.v1"   = "https://mirror.example.com/modules/${h}/"\n    "providers.v1" = "${o.reg.origin}/v1/providers/"\n  }\n}\n`), again.stdout);
   assert.match(again.stdout, /with the URL it is served at \(--base-url\)/);
 });
