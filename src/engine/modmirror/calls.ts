@@ -3,7 +3,8 @@
 // index of every directory of a fetched package, from which the calls `tofu init` would reach from
 // one module directory (following local `./` `../` calls, never outside the package) are read.
 import * as path from 'node:path';
-import { loadConfigDir } from '../config/files';
+import { extractFile } from '../config/extract';
+import { applyTofuPrecedence, isConfigFileName, isOverrideFile, LoadedFile, loadConfigDir, parseConfig } from '../config/files';
 import { findConfigDirs } from '../mirror/requirements';
 import { globRegExp } from '../modules/fetch';
 
@@ -30,7 +31,11 @@ export interface PackageIndex {
 
 /** The module calls of one configuration directory (not its subdirectories). */
 export async function readModuleCalls(dir: string): Promise<ModuleCallRecord[]> {
-  const { files } = await loadConfigDir(dir);
+  return callsOf((await loadConfigDir(dir)).files);
+}
+
+/** One directory's calls from its loaded files (override files merged last). */
+function callsOf(files: Array<Pick<LoadedFile, 'path' | 'summary' | 'override'>>): ModuleCallRecord[] {
   const byName = new Map<string, ModuleCallRecord>();
   const ordered = [...files.filter((f) => !f.override), ...files.filter((f) => f.override)];
   for (const f of ordered) {
@@ -56,6 +61,36 @@ export async function readModuleCalls(dir: string): Promise<ModuleCallRecord[]> 
     }
   }
   return [...byName.values()];
+}
+
+/**
+ * Whether a package file belongs in the index: a configuration file (by OpenTofu's naming rules)
+ * in a directory findConfigDirs would visit (no hidden or node_modules directories, depth ≤ 12).
+ */
+export function indexedFile(name: string): boolean {
+  const parts = name.split('/');
+  return parts.length <= 13 && isConfigFileName(parts[parts.length - 1])
+    && parts.slice(0, -1).every((p) => !p.startsWith('.') && p !== 'node_modules');
+}
+
+/** The index of a package from the contents of its indexed files (as packDirectory read them: no second read). */
+export function indexFiles(files: Map<string, Buffer>): PackageIndex {
+  const byDir = new Map<string, string[]>();
+  for (const name of files.keys()) {
+    if (!indexedFile(name)) continue;
+    const dir = path.posix.dirname(name);
+    const key = dir === '.' ? '' : dir;
+    byDir.set(key, [...(byDir.get(key) ?? []), name]);
+  }
+  const dirs: PackageIndex['dirs'] = {};
+  for (const [dir, names] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const loaded = applyTofuPrecedence(names.sort()).used.map((name) => {
+      const text = files.get(name)!.toString('utf8');
+      return { path: name, summary: extractFile(parseConfig(text, name), text), override: isOverrideFile(name) };
+    });
+    dirs[dir] = callsOf(loaded);
+  }
+  return { dirs };
 }
 
 /** Reads every configuration directory below a package root (the calls of each). */

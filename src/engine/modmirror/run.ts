@@ -14,7 +14,7 @@ import { selectVersions } from '../versions';
 import {
   engineCaCertificates, fetchPackage, FetchedPackage, FetchOptions, moduleDirectory, ModuleFetchError, safeRelativePath, shownLocation,
 } from '../modules/fetch';
-import { indexedDir, indexPackage, ModuleCallRecord, reachableCalls, readModuleCalls } from './calls';
+import { indexedDir, indexedFile, indexFiles, ModuleCallRecord, reachableCalls, readModuleCalls } from './calls';
 import { siteModuleName, versionPaths, VersionPaths } from './paths';
 import { ArchiveFacts, ModuleSite } from './site';
 import { packDirectory } from './tarball';
@@ -250,9 +250,10 @@ export class MirrorRun {
       const pkg = await step('fetch', () => fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions()));
       fetched = pkg;
       await step('package', () => moduleDirectory(pkg.root, pkg.subdir, loc.location));
-      const index = await step('package', () => indexPackage(pkg.root));
       const tempFile = temp = await step('write', () => this.site.tempArchive(p));
-      const packed = await step('write', () => packDirectory(pkg.root, tempFile, signal));
+      const files = new Map<string, Buffer>();
+      const packed = await step('write', () => packDirectory(pkg.root, tempFile, { signal, keep: indexedFile, files }));
+      const index = await step('package', async () => indexFiles(files));
       if (signal?.aborted) throw new StepError('cancelled', 'cancelled');
       await step('write', () => this.site.place(p, version, tempFile, packed.sha256, { subdir: pkg.subdir, index }));
       temp = undefined;

@@ -8,7 +8,7 @@
 // order from the file system (readdir order, stat modes), so normalising them would mean hooking
 // into its internals; this writer is ~100 lines of ustar that `tar`, go-getter and node-tar read.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,7 +16,7 @@ import { constants, createGzip } from 'node:zlib';
 
 const SMALL_FILE = 1024 * 1024;
 
-interface Entry { name: string; type: 'dir' | 'file' | 'symlink'; abs: string; size: number; mode: number; link?: string }
+interface Entry { name: string; type: 'dir' | 'file' | 'symlink'; abs: string; link?: string }
 
 export interface PackResult {
   sha256: string;
@@ -24,8 +24,15 @@ export interface PackResult {
   entries: number;
 }
 
+export interface PackOptions {
+  signal?: AbortSignal;
+  /** Small files whose path (relative, `/`-separated) passes this are handed to `files` as read (one read serves both). */
+  keep?: (name: string) => boolean;
+  files?: Map<string, Buffer>;
+}
+
 /** Writes the package below `root` to `dest` (created or replaced); refuses links leaving the package. */
-export async function packDirectory(root: string, dest: string, signal?: AbortSignal): Promise<PackResult> {
+export async function packDirectory(root: string, dest: string, opts: PackOptions = {}): Promise<PackResult> {
   const entries = await collect(root);
   const sha = createHash('sha256');
   let bytes = 0;
@@ -39,32 +46,30 @@ export async function packDirectory(root: string, dest: string, signal?: AbortSi
       cb(null, chunk);
     },
   });
-  await pipeline(Readable.from(tarStream(entries)), createGzip({ level: constants.Z_BEST_COMPRESSION }), tap,
-    createWriteStream(dest), { signal });
+  await pipeline(Readable.from(tarStream(entries, opts)), createGzip({ level: constants.Z_BEST_COMPRESSION }), tap,
+    createWriteStream(dest), { signal: opts.signal });
   return { sha256: sha.digest('hex'), bytes, entries: entries.length };
 }
 
+/** The package's entries by name (types from the directory listing: files are opened once, when written). */
 async function collect(root: string): Promise<Entry[]> {
   const out: Entry[] = [];
   const walk = async (dir: string, rel: string): Promise<void> => {
-    const list = await fs.readdir(dir, { withFileTypes: true });
-    const stats = await Promise.all(list.map((d) => fs.lstat(path.join(dir, d.name))));
-    for (const [i, d] of list.entries()) {
+    for (const d of await fs.readdir(dir, { withFileTypes: true })) {
       const abs = path.join(dir, d.name);
       const name = rel ? `${rel}/${d.name}` : d.name;
-      const st = stats[i];
-      if (st.isDirectory()) {
-        out.push({ name: `${name}/`, type: 'dir', abs, size: 0, mode: 0o755 });
+      if (d.isDirectory()) {
+        out.push({ name: `${name}/`, type: 'dir', abs });
         await walk(abs, name);
-      } else if (st.isFile()) {
-        out.push({ name, type: 'file', abs, size: st.size, mode: st.mode & 0o111 ? 0o755 : 0o644 });
-      } else if (st.isSymbolicLink()) {
+      } else if (d.isFile()) {
+        out.push({ name, type: 'file', abs });
+      } else if (d.isSymbolicLink()) {
         const link = (await fs.readlink(abs)).replace(/\\/g, '/');
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), link));
         if (path.posix.isAbsolute(link) || target === '..' || target.startsWith('../')) {
           throw new Error(`refusing to pack ${name}: its link target ${link} is outside the package`);
         }
-        out.push({ name, type: 'symlink', abs, size: 0, mode: 0o777, link });
+        out.push({ name, type: 'symlink', abs, link });
       } else {
         throw new Error(`refusing to pack ${name}: not a file, directory or symbolic link`);
       }
@@ -74,30 +79,44 @@ async function collect(root: string): Promise<Entry[]> {
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-async function* tarStream(entries: Entry[]): AsyncGenerator<Buffer> {
+async function* tarStream(entries: Entry[], opts: PackOptions): AsyncGenerator<Buffer> {
   for (const e of entries) {
-    const long: string[] = [];
-    const split = splitName(e.name);
-    if (!split) long.push(paxRecord('path', e.name));
-    if (e.link !== undefined && Buffer.byteLength(e.link) > 100) long.push(paxRecord('linkpath', e.link));
-    if (long.length) {
-      const body = Buffer.from(long.join(''));
-      yield header({ name: paxName(e.name), size: body.length, mode: 0o644, type: 'x' });
-      yield body;
-      yield padding(body.length);
-    }
-    const [prefix, name] = split ?? ['', truncate(e.name, 100)];
-    const type = e.type === 'dir' ? '5' : e.type === 'symlink' ? '2' : '0';
-    yield header({ name, prefix, size: e.size, mode: e.mode, type, link: e.link && truncate(e.link, 100) });
-    if (e.type === 'file') {
-      let seen = 0;
-      // most files of a module are small: one read; large ones are streamed
-      for await (const chunk of e.size <= SMALL_FILE ? [await fs.readFile(e.abs)] : createReadStream(e.abs)) {
-        seen += (chunk as Buffer).length;
-        yield chunk as Buffer;
+    const fh = e.type === 'file' ? await fs.open(e.abs, 'r') : undefined;
+    try {
+      const st = fh && (await fh.stat());
+      const size = st?.size ?? 0;
+      const mode = e.type === 'dir' ? 0o755 : e.type === 'symlink' ? 0o777 : st!.mode & 0o111 ? 0o755 : 0o644;
+      const long: string[] = [];
+      const split = splitName(e.name);
+      if (!split) long.push(paxRecord('path', e.name));
+      if (e.link !== undefined && Buffer.byteLength(e.link) > 100) long.push(paxRecord('linkpath', e.link));
+      if (long.length) {
+        const body = Buffer.from(long.join(''));
+        yield header({ name: paxName(e.name), size: body.length, mode: 0o644, type: 'x' });
+        yield body;
+        yield padding(body.length);
       }
-      if (seen !== e.size) throw new Error(`${e.name} changed while it was packed`);
-      yield padding(e.size);
+      const [prefix, name] = split ?? ['', truncate(e.name, 100)];
+      const type = e.type === 'dir' ? '5' : e.type === 'symlink' ? '2' : '0';
+      yield header({ name, prefix, size, mode, type, link: e.link && truncate(e.link, 100) });
+      if (!fh) continue;
+      let seen = 0;
+      if (size <= SMALL_FILE) {
+        // most files of a module are small: one read, which the index may use too
+        const data = await fh.readFile();
+        seen = data.length;
+        if (opts.keep?.(e.name)) opts.files?.set(e.name, data);
+        yield data;
+      } else {
+        for await (const chunk of fh.createReadStream({ autoClose: false })) {
+          seen += (chunk as Buffer).length;
+          yield chunk as Buffer;
+        }
+      }
+      if (seen !== size) throw new Error(`${e.name} changed while it was packed`);
+      yield padding(size);
+    } finally {
+      await fh?.close();
     }
   }
   yield Buffer.alloc(1024); // two zero blocks end the archive

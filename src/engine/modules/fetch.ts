@@ -298,7 +298,8 @@ async function extractTar(file: string, dest: string, url: string, limits: Limit
   if (count > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
   if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
   if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
-  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true });
+  // mtimes are not kept (nobody reads them; setting them costs a call per file)
+  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true });
 }
 
 /** Validate every zip entry first; symbolic links are not created. */

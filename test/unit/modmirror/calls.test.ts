@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexedDir, indexPackage, reachableCalls, readModuleCalls } from '../../../src/engine/modmirror/calls';
+import { indexedDir, indexedFile, indexFiles, indexPackage, reachableCalls, readModuleCalls } from '../../../src/engine/modmirror/calls';
+import { packDirectory } from '../../../src/engine/modmirror/tarball';
 import { tempDir } from '../../support/temp';
 
 function write(root: string, files: Record<string, string>): string {
@@ -38,6 +39,11 @@ test('inside a package: calls reached from the called module through local modul
     'wrapper/x/main.tf': 'module "w" {\n  source = "acme/w/aws"\n}\n',
   });
   const index = await indexPackage(root);
+  // the index built from what packDirectory read equals the one read from disk
+  const files = new Map<string, Buffer>();
+  await packDirectory(root, join(tempDir('modmirror-pkg-out-'), 'p.tar.gz'), { keep: indexedFile, files });
+  assert.deepEqual(indexFiles(files), index);
+  assert.ok([...files.keys()].every((f) => f.endsWith('.tf')), 'only configuration files are kept');
   assert.deepEqual(Object.keys(index.dirs).sort(), ['', 'examples/demo', 'modules/inner', 'modules/sibling', 'wrapper/x']);
   const { calls, escapes } = reachableCalls(index, '');
   assert.deepEqual(calls.map((c) => `${c.dir}:${c.call.source}`), ['modules/inner:acme/leaf/aws', 'modules/sibling:git::https://example.com/x.git']);
