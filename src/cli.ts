@@ -4,6 +4,7 @@ import { CliIO, CommandRunner, UsageError } from './cli/common';
 import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
+import { runMirrorModules } from './cli/modmirror';
 import { runTypes } from './cli/types';
 
 const USAGE = `usage: tofu-registry <command> [flags]
@@ -16,11 +17,13 @@ commands:
   resolve ADDRESS --version V [--json]              download location of a module version
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
                                                     build or update a provider network mirror
+  mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--json] [DIR...]
+                                                    build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
 
-network commands (discover, versions, resolve, mirror, types check):
+network commands (discover, versions, resolve, mirror, mirror-modules, types check):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -32,6 +35,7 @@ const COMMANDS: Record<string, CommandRunner> = {
   versions: runVersions,
   resolve: runResolve,
   mirror: runMirror,
+  'mirror-modules': runMirrorModules,
   hash: runHash,
   types: runTypes,
 };
