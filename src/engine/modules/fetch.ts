@@ -11,6 +11,7 @@ import * as yauzl from 'yauzl';
 import type { HttpClient } from '../net/http';
 import { shownUrl } from '../net/http-errors';
 import { splitSubdir } from '../addresses/module-source';
+import { FS_CONCURRENCY, mapLimit, walkTree } from '../fstree';
 
 export interface FetchOptions {
   http: HttpClient;
@@ -284,21 +285,27 @@ async function gitClone(src: string, dest: string, opts: FetchOptions): Promise<
   if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
 }
 
-/** Total file size and entry count below `dir` (symbolic links not followed); stops early past the caps. */
+/**
+ * Total file size and entry count below `dir` (symbolic links not followed); stops early past the
+ * caps. Directories are read in parallel; only regular files need a stat (for their size).
+ */
 async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number }> {
   let bytes = 0, entries = 0;
-  const stack = [dir];
-  while (stack.length && bytes <= maxBytes && entries <= maxEntries) {
-    const d = stack.pop()!;
-    let list;
-    try { list = await fs.readdir(d, { withFileTypes: true }); } catch { continue; }
-    for (const e of list) {
-      entries++;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) bytes += (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
-    }
-  }
+  const files: string[] = [];
+  await walkTree(dir, {
+    directory(d, list) {
+      entries += list.length;
+      for (const e of list) if (e.isFile()) files.push(path.join(d, e.name));
+    },
+    descend: () => true,
+    unreadable() { /* counted as empty */ },
+    done: () => entries > maxEntries,
+  });
+  await mapLimit(files, FS_CONCURRENCY, async (p) => {
+    if (bytes > maxBytes) return;
+    const size = (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
+    bytes += size; // after the await: `bytes += await …` would add to a stale total
+  });
   return { bytes, entries };
 }
 
