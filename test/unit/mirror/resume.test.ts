@@ -2,17 +2,17 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
 import { mirrorProviders } from '../../../src/engine/mirror';
 import { LOCK_NAME } from '../../../src/engine/mirror/layout';
 import { Fixture, startFixture, validateMirror, writeConfig } from './fixture';
+import { tempDir } from '../../support/temp';
 
 const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'];
 let fx: Fixture;
-const outDir = () => mkdtempSync(join(tmpdir(), 'mirror-resume-'));
+const outDir = () => tempDir('mirror-resume-');
 
 before(async () => {
   fx = await startFixture();
