@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BenchReporter } from './index';
+import { reportAgainstHcl2json } from './compare';
 import { tempDir } from '../test/support/temp';
 
 export const title = 'inspect --json over a large tree (whole process) vs hcl2json';
@@ -52,11 +53,6 @@ function timed(args: string[]): number {
   return ms;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
-
 export async function run(report: BenchReporter): Promise<void> {
   const cli = path.join(ROOT, 'dist', 'cli.js');
   if (!existsSync(cli)) {
@@ -78,11 +74,6 @@ export async function run(report: BenchReporter): Promise<void> {
     ours.push(timed([cli, 'inspect', '--json', tree.root]), timed([cli, 'inspect', '--json', tree.root]));
     ref.push(timed([baseline, tree.root]));
   }
-  const o = median(ours);
-  const r = median(ref);
-  const throughput = mb / (o / 1000);
-  report.result('inspect --json throughput (median of 6 processes)', `${throughput.toFixed(1)} MB/s`, '≥ 40 MB/s', throughput >= 40);
-  report.result('hcl2json walk + parse + JSON (median of 3)', `${(mb / (r / 1000)).toFixed(1)} MB/s`);
-  report.result('speed-up vs hcl2json (whole process)', `${(r / o).toFixed(1)}x`, '≥ 10x', r / o >= 10);
+  reportAgainstHcl2json(report, { ours: 'inspect --json throughput (median of 6 processes)', ref: 'hcl2json walk + parse + JSON (median of 3)', ratio: 'speed-up vs hcl2json (whole process)' }, mb, ours, ref);
   report.note(`inspect ${ours.map((x) => x.toFixed(0)).join(' / ')} ms, hcl2json ${ref.map((x) => x.toFixed(0)).join(' / ')} ms`);
 }
