@@ -31,8 +31,8 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     const found: string[] = [];
     const listed = await mapLimit(parsed.positionals, FS_CONCURRENCY, async (given) => {
       const abs = path.resolve(io.cwd, given);
-      const [list, st] = await Promise.all([findConfigFiles([abs]), fs.stat(abs)]);
-      return { given, abs, list, isDir: st.isDirectory() };
+      const list = await findConfigFiles([abs]); // first: its error names the path
+      return { given, abs, list, isDir: (await fs.stat(abs)).isDirectory() };
     });
     for (const { given, abs, list, isDir } of listed) {
       for (const f of list) {
@@ -62,9 +62,8 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     return reportFailure(io, err, json);
   }
 
-  // Reads run in parallel (bounded) while the main thread parses what has arrived; results are
-  // printed in file order, and the first unreadable file in that order fails the command.
-  // Each file's syntax tree is dropped once the file is rendered; the first unreadable file fails the command.
+  // In file order; each file's syntax tree is dropped once it is rendered. The first unreadable
+  // file fails the command.
   const parts: string[] = [];
   for (const f of files) {
     const r = renderFile(f, path.resolve(io.cwd, f), json);
