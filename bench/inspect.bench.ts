@@ -34,18 +34,18 @@ function buildTree(): { root: string; files: number; bytes: number; from: string
     for (let i = 0; i < copies; i++) cpSync(CORPUS, path.join(root, `copy${i}`), { recursive: true, filter: (src) => !src.endsWith('.md') });
     return { root, files: tfFiles(root).length, bytes: size * copies, from: `../shared/corpus × ${copies}` };
   }
-  const sources = FIXTURE_DIRS.filter(existsSync).flatMap((d) => tfFiles(d)).map((f) => readFileSync(f));
-  const size = sources.reduce((n, b) => n + b.length, 0);
-  const copies = Math.max(1, Math.round(TARGET_BYTES / size));
+  // One file = every fixture .tf file in a row (≈ 3.5 KB, the corpus's average file size too), so
+  // the tree has realistic per-file overheads rather than tens of thousands of tiny files.
+  const file = Buffer.concat(FIXTURE_DIRS.filter(existsSync).flatMap((d) => tfFiles(d)).sort().flatMap((f) => [readFileSync(f), Buffer.from('\n')]));
+  const copies = Math.max(1, Math.round(TARGET_BYTES / file.length));
   for (let i = 0; i < copies; i++) {
-    const dir = path.join(root, `m${Math.floor(i / 100)}`, `c${i}`); // 100 configurations per folder
-    mkdirSync(dir, { recursive: true });
-    sources.forEach((b, k) => writeFileSync(path.join(dir, `f${k}.tf`), b));
+    const dir = path.join(root, `m${Math.floor(i / 100)}`, `c${Math.floor(i / 10)}`); // 10 files per configuration
+    if (i % 10 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `f${i % 10}.tf`), file);
   }
-  return { root, files: copies * sources.length, bytes: size * copies, from: `the repository's fixture .tf files × ${copies} (../shared/corpus absent)` };
+  return { root, files: copies, bytes: file.length * copies, from: `the repository's fixture .tf files, concatenated, × ${copies} (../shared/corpus absent)` };
 }
 
-/** CPU seconds used by this process's waited-for children so far (Linux /proc; undefined elsewhere). */
 function childCpuSeconds(): number | undefined {
   try {
     // Fields after the parenthesised command name: cutime and cstime are the 14th and 15th.
