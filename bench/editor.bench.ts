@@ -111,9 +111,10 @@ export async function run(report: BenchReporter): Promise<void> {
   }
   const act = join(ROOT, 'test-output', 'activation.json');
   if (existsSync(act)) {
-    const a = JSON.parse(readFileSync(act, 'utf8')) as { activationMs: number; loadAndActivateMs?: number; vscode: string };
+    const a = JSON.parse(readFileSync(act, 'utf8')) as { activationMs: number; loadAndActivateMs?: number; sinceLoadMs?: number; vscode: string };
     report.result('activate() in a real extension host (last test run)', `${a.activationMs.toFixed(1)} ms`, '≤ 50 ms', a.activationMs <= 50);
     if (a.loadAndActivateMs !== undefined) report.result('bundle evaluation + activate() (same run)', `${a.loadAndActivateMs.toFixed(1)} ms`, '≤ 50 ms', a.loadAndActivateMs <= 50);
+    if (a.sinceLoadMs !== undefined) report.note(`from loading the bundle to the end of activate(), including the host's own work in between: ${a.sinceLoadMs.toFixed(1)} ms (VS Code ${a.vscode})`);
   } else report.note('activation time: run the integration tests first (writes test-output/activation.json)');
 }
 

@@ -33,11 +33,11 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     });
     reg.addProvider({ namespace: 'edtest', type: 'cloud', versions: ['2.0.0', '2.1.0', '10.0.0', '3.0.0-rc1'].map((version) => ({ version, platforms: [] })) });
     api = await extensionApi();
-    assert.ok(api.activationMs > 0 && api.loadAndActivateMs >= api.activationMs);
+    assert.ok(api.activationMs > 0 && api.loadAndActivateMs > api.activationMs && api.sinceLoadMs >= api.loadAndActivateMs);
     // For `npm run bench`: the activation time measured in a real extension host.
     const out = path.resolve(__dirname, '../../../test-output');
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationMs: api.activationMs, loadAndActivateMs: api.loadAndActivateMs, vscode: vscode.version }));
+    fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationMs: api.activationMs, loadAndActivateMs: api.loadAndActivateMs, sinceLoadMs: api.sinceLoadMs, vscode: vscode.version }));
     await trustTestCa(api, reg);
   });
 
