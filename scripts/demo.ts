@@ -22,8 +22,9 @@ async function run(title: string, args: string[], cwd: string): Promise<number> 
   child.stdout.on('data', (d) => { stdout += d; });
   child.stderr.on('data', (d) => { stderr += d; });
   const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
-  process.stdout.write(stdout);
+  // Progress (stderr) came first; the result (stdout) follows it, as in a terminal.
   if (stderr) process.stdout.write(stderr.replace(/^(?=.)/gm, '(stderr) '));
+  process.stdout.write(stdout);
   console.log(`(exit ${code})`);
   return code;
 }

@@ -6,6 +6,7 @@ import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
 import { runMirrorModules } from './cli/modmirror';
 import { runTypes } from './cli/types';
+import { setFlagsFromString } from 'node:v8';
 
 const USAGE = `usage: tofu-registry <command> [flags]
 
@@ -65,6 +66,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 }
 
 if (require.main === module) {
+  // A CLI process is short: V8's default inlining budget makes each optimizing compile of the
+  // parser's large recursive-descent functions big (≈ 1.8 s of compile jobs over one pass of the
+  // 1.6 MB corpus) and a run rarely lives long enough to earn it back. A smaller budget cut the
+  // CPU time of `inspect --json` over 11.5 MB by about a fifth, with the same steady-state speed.
+  setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -46,14 +46,15 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
     const report = await withInterrupt((signal) => mirrorProviders({
       engine, dirs, out, fromMirror, concurrency, signal,
       platforms: platforms.length ? [...new Set(platforms)] : defaultPlatforms(),
-      // Progress (one line per archive, as it finishes) goes to stderr so that stdout carries only
-      // the result; both streams end up in a CI log, and a failure shows up in both.
+      // Progress goes to stderr, one line per archive as it finishes, so that stdout carries only
+      // the result. Both streams end up in a CI log: a failure is named live (lowercase, like the
+      // other outcomes) and explained once, in the summary on stdout.
       onProgress: json ? undefined : (e) => {
-        if (e.kind === 'failed') for (const line of failureLines(e.failures)) io.stderr(`${'FAILED'.padEnd(10)} ${line}\n`);
+        if (e.kind === 'failed') for (const name of failureNames(e.failures)) io.stderr(`${'failed'.padEnd(10)} ${name} (reason below)\n`);
         if (e.kind !== 'done') return;
         const t = e.target;
-        const what = e.outcome === 'failed' ? 'FAILED' : e.outcome;
-        io.stderr(`${what.padEnd(10)} ${e.message ?? `${t.provider} ${t.version} ${t.platform}`}\n`);
+        const what = e.outcome === 'failed' ? `${t.provider} ${t.version} ${t.platform} (reason below)` : e.message ?? `${t.provider} ${t.version} ${t.platform}`;
+        io.stderr(`${e.outcome.padEnd(10)} ${what}\n`);
       },
     }));
     if (json) {
@@ -90,10 +91,10 @@ export async function mirrorTargets(parsed: ParsedArgs, io: CliIO): Promise<{ co
 }
 
 /**
- * One line per failure; failures that differ only by platform (a provider whose version could not
- * be chosen fails on every platform alike) share one line that lists the platforms.
+ * Failures that differ only by platform (a provider whose version could not be chosen fails on
+ * every platform alike) form one group.
  */
-export function failureLines(failed: readonly MirrorFailure[]): string[] {
+function groupFailures(failed: readonly MirrorFailure[]): { f: MirrorFailure; platforms: string[] }[] {
   const groups = new Map<string, { f: MirrorFailure; platforms: string[] }>();
   for (const f of failed) {
     const key = [f.provider, f.version, f.step, failureDetail(f)].join('\0');
@@ -101,6 +102,16 @@ export function failureLines(failed: readonly MirrorFailure[]): string[] {
     if (g) g.platforms.push(f.platform);
     else groups.set(key, { f, platforms: [f.platform] });
   }
-  return [...groups.values()].map(({ f, platforms }) => (platforms.length === 1 ? f.message
+  return [...groups.values()];
+}
+
+/** One line per group of failures, with the reason. */
+export function failureLines(failed: readonly MirrorFailure[]): string[] {
+  return groupFailures(failed).map(({ f, platforms }) => (platforms.length === 1 ? f.message
     : `${f.provider} ${f.version || '(any version)'} ${platforms.join(', ')}: ${failureDetail(f)}`));
+}
+
+/** What failed, one per group, without the reason (for progress lines). */
+function failureNames(failed: readonly MirrorFailure[]): string[] {
+  return groupFailures(failed).map(({ f, platforms }) => `${f.provider} ${f.version || '(any version)'} ${platforms.join(', ')}`);
 }

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { shownUrl } from '../net/http-errors';
+import { FS_CONCURRENCY, mapLimit, walkTree } from '../fstree';
 import { ModuleFetchError } from './fetch-error';
 
 export interface GitCloneOptions {
@@ -158,21 +159,27 @@ function runGit(args: string[], dest: string, shown: string, deadline: number, e
   });
 }
 
-/** Total file size and entry count below `dir` (symbolic links not followed); stops early past the caps. */
+/**
+ * Total file size and entry count below `dir` (symbolic links not followed); stops early past the
+ * caps. Directories are read in parallel; only regular files need a stat (for their size).
+ */
 export async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number }> {
   let bytes = 0, entries = 0;
-  const stack = [dir];
-  while (stack.length && bytes <= maxBytes && entries <= maxEntries) {
-    const d = stack.pop()!;
-    let list;
-    try { list = await fs.readdir(d, { withFileTypes: true }); } catch { continue; }
-    for (const e of list) {
-      entries++;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) bytes += (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
-    }
-  }
+  const files: string[] = [];
+  await walkTree(dir, {
+    directory(d, list) {
+      entries += list.length;
+      for (const e of list) if (e.isFile()) files.push(path.join(d, e.name));
+    },
+    descend: () => true,
+    unreadable() { /* counted as empty */ },
+    done: () => entries > maxEntries,
+  });
+  await mapLimit(files, FS_CONCURRENCY, async (p) => {
+    if (bytes > maxBytes) return;
+    const size = (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
+    bytes += size; // after the await: `bytes += await …` would add to a stale total
+  });
   return { bytes, entries };
 }
 
