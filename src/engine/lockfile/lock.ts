@@ -15,6 +15,7 @@ import { MirrorStepError } from '../mirror/sources';
 import { errorText, mirrorFailure } from '../mirror/types';
 import type { MirrorStep } from '../mirror/types';
 import { ModuleResolver } from '../modules/resolve';
+import { compareStrings } from '../types/model';
 import { selectVersions } from '../versions';
 import { lockHashCacheFor, PlatformHashes } from './cache';
 import { coveredPlatforms, sumsPlatforms } from './coverage';
@@ -153,6 +154,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
         fail([{ dir: plan.dir, provider: '', version: '', platform: '', step: 'write', message: `${plan.path}: ${errorText(err)}` }]);
       }
     }
+    failed.sort((a, b) => compareStrings(a.dir, b.dir) || compareStrings(a.provider, b.provider) || compareStrings(a.version, b.version) || compareStrings(a.platform, b.platform));
     return { lockFiles, failed, notes: [...new Set(notes)], archivesDownloaded: gatherer.downloaded.archives, bytesDownloaded: gatherer.downloaded.bytes };
   } finally {
     await fs.rm(tempDir, { recursive: true, force: true });
@@ -223,6 +225,6 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
       fail('resolve', info.address, '', errorText(err));
     }
   }));
-  plan.providers.sort((a, b) => (a.info.address < b.info.address ? -1 : 1));
+  plan.providers.sort((a, b) => compareStrings(a.info.address, b.info.address));
   return { plan, failures };
 }

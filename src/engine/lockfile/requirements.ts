@@ -12,6 +12,7 @@ import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
 import type { ModuleResolver } from '../modules/resolve';
+import { compareStrings } from '../types/model';
 import { tryParseConstraint } from '../versions';
 
 export interface ConstraintOrigin {
@@ -163,7 +164,7 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
     }
   };
   await visit(root, '', 0, [root]);
-  result.providers = [...byAddress.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  result.providers = [...byAddress.values()].sort((a, b) => compareStrings(a.address, b.address));
   result.builtIn = [...builtIn].sort();
   return result;
 }
