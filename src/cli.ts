@@ -4,6 +4,7 @@ import { CliIO, CommandRunner, UsageError } from './cli/common';
 import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
+import { runLock } from './cli/lock';
 import { runTypes } from './cli/types';
 
 const USAGE = `usage: tofu-registry <command> [flags]
@@ -17,10 +18,12 @@ commands:
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
                                                     build or update a provider network mirror
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
+  lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N] [--json] [DIR...]
+                                                    write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
 
-network commands (discover, versions, resolve, mirror, types check):
+network commands (discover, versions, resolve, mirror, lock, types check):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -33,6 +36,7 @@ const COMMANDS: Record<string, CommandRunner> = {
   resolve: runResolve,
   mirror: runMirror,
   hash: runHash,
+  lock: runLock,
   types: runTypes,
 };
 
