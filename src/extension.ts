@@ -10,6 +10,7 @@ import { registerHover } from './editor/hover';
 import { registerFallbackLanguage } from './editor/language';
 import { RegistryLookup } from './editor/logic/lookup';
 import { registerMirrorCommand } from './editor/mirrorCommand';
+import { registerLockFeatures } from './editor/lockFeatures';
 import { Services } from './editor/services';
 import { affectsEngine, readSettings } from './editor/settings';
 import { registerTypeFeatures } from './editor/typeFeatures';
@@ -46,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   registerCommands(context, services);
   const diagnostics = new RegistryDiagnostics(services);
   context.subscriptions.push(diagnostics);
-  for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand]] as const) {
+  for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand], ['lock files', registerLockFeatures]] as const) {
     try {
       register(context, services);
     } catch (err) {

@@ -1,9 +1,13 @@
 // Which platforms a lock entry's hashes cover. A hash does not say which platform it belongs to:
 // a zh: is attributed through the archive names of the signed SHA256SUMS, an h1: through what the
 // cache learned (this run's packages, earlier runs, the registry's `packages`).
-import type { ProviderAddress } from '../addresses';
+import { tmpdir } from 'node:os';
+import { isBuiltInProvider, parseProviderSource, ProviderAddress } from '../addresses';
+import type { Engine } from '../engine';
 import { parseSha256Sums } from '../mirror/signature';
-import type { PlatformHashes } from './cache';
+import { lockHashCacheFor, PlatformHashes } from './cache';
+import { HashGatherer } from './gather';
+import { coverageKey, PlatformCoverage } from './status';
 
 /** The platforms of a SHA256SUMS document's archives (`…_OS_ARCH.zip`), sorted. */
 export function sumsPlatforms(document: string): string[] {
@@ -44,4 +48,52 @@ export async function coveredPlatforms(source: KnownHashes, addr: ProviderAddres
     const have = new Set(hashes);
     return [...all].filter(([, h]) => h.h1.some((x) => have.has(x))).map(([p]) => p).sort();
   });
+}
+
+export interface ProviderCoverage extends PlatformCoverage {
+  /** Every platform whose h1: the hashes carry (as far as anyone can tell). */
+  h1Platforms: string[];
+  /** Platforms whose zh: the hashes carry (SHA256SUMS archive names). */
+  zhPlatforms: string[];
+  /** All platforms the version is published for (from SHA256SUMS), when known. */
+  published: string[];
+}
+
+/**
+ * What the hashes of locked providers cover, for the team's platforms: from the cache, and — when
+ * `network` — from one download answer per version (its `packages`, and the signed SHA256SUMS).
+ * Nothing is downloaded. Keyed by coverageKey(address, version).
+ */
+export async function platformCoverage(engine: Engine, entries: ReadonlyArray<{ address: string; version: string | null; hashes: readonly string[] }>,
+  platforms: readonly string[], opts: { network: boolean; signal?: AbortSignal }): Promise<Map<string, ProviderCoverage>> {
+  const gatherer = new HashGatherer({
+    engine, source: { kind: 'registry' }, cache: lockHashCacheFor(engine), concurrency: 4, tempDir: tmpdir(), maxArchiveBytes: 0, signal: opts.signal,
+  });
+  const out = new Map<string, ProviderCoverage>();
+  await Promise.all(entries.map(async (e) => {
+    if (!e.version) return;
+    let addr: ProviderAddress;
+    try { addr = parseProviderSource(e.address); } catch { return; }
+    if (isBuiltInProvider(addr)) return;
+    const version = e.version;
+    const lookup = async () => {
+      const sums = await gatherer.sums(addr, version);
+      const published = sums ? sumsPlatforms(sums.document) : [];
+      return { sums, published, known: await gatherer.known(addr, version, [...platforms, ...published]) };
+    };
+    let found = await lookup();
+    if (opts.network && (!found.sums || platforms.some((p) => !found.known.has(p)))) {
+      await gatherer.learn(addr, version, platforms[0] ?? 'linux_amd64').catch(() => undefined); // an unreachable registry: what the cache knows
+      found = await lookup();
+    }
+    const have = new Set(e.hashes);
+    const h1Platforms = [...found.known].filter(([, h]) => h.h1.some((x) => have.has(x))).map(([p]) => p).sort();
+    out.set(coverageKey(e.address, version), {
+      covered: platforms.filter((p) => h1Platforms.includes(p)),
+      missing: platforms.filter((p) => found.known.has(p) && !h1Platforms.includes(p)),
+      unknown: platforms.filter((p) => !found.known.has(p)),
+      h1Platforms, zhPlatforms: found.sums ? zhPlatforms(found.sums.document, e.hashes) : [], published: found.published,
+    });
+  }));
+  return out;
 }

@@ -128,6 +128,17 @@ export class HashGatherer {
     return out;
   }
 
+  /**
+   * Learns what the origin registry can tell about a version without downloading: its signed
+   * SHA256SUMS and, with `packages`, every platform's hashes (both kept in the cache).
+   */
+  async learn(addr: ProviderAddress, version: string, platform: string): Promise<void> {
+    if (this.opts.source.kind !== 'registry') return;
+    const t: MirrorTarget = { provider: addr.address, address: addr, version, platform };
+    const probe = await this.probe(t);
+    if (probe.meta && !probe.packages) await this.rememberSums(t, probe.meta);
+  }
+
   private async gather(t: MirrorTarget): Promise<{ hashes: PlatformHashes; outcome: GatherOutcome }> {
     const s = this.opts.source;
     if (s.kind === 'fs-mirror') return { hashes: await this.fromFilesystem(s.dir, t), outcome: 'hashed' };

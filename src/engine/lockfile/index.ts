@@ -12,8 +12,12 @@
 //   lockProviders({ engine, dirs, platforms, upgrade?, source?, concurrency?, signal?, onProgress? })
 //                                 → LockReport: per directory, select versions, gather hashes (cache,
 //                                    `packages`, or the archive), merge, write atomically when changed.
-//   lockStatus(…) / platformCoverage(…) → what the editor shows: locked vs required, which platforms
-//                                    the hashes cover.
+//   platformCoverage(engine, entries, platforms, { network })
+//                                 → which platforms each locked version's h1:/zh: cover (cache, `packages`,
+//                                    SHA256SUMS names; never downloads an archive).
+//   lockStatus({ requirements, lock, lockPath, platforms, coverage })
+//                                 → diagnostics per file: version outside the constraints, provider missing
+//                                    from the lock or no longer required, team platform without h1:.
 export { readLockFile, isHashString } from './read';
 export type { LockFile, LockedProvider, LockDiagnostic, LockDiagnosticCode } from './read';
 export { renderLockFile, canonicalConstraints, normalizeHashes, LOCK_FILE_NAME, LOCK_FILE_HEADER } from './render';
@@ -26,4 +30,7 @@ export type { LockSource, GatherOutcome } from './gather';
 export type { LockReport, LockFileReport, LockedProviderReport, LockFailure, LockProgressEvent } from './types';
 export { LockHashCache, lockHashCacheFor } from './cache';
 export type { PlatformHashes, VersionSums } from './cache';
-export { sumsPlatforms, zhPlatforms } from './coverage';
+export { platformCoverage, sumsPlatforms, zhPlatforms } from './coverage';
+export type { ProviderCoverage } from './coverage';
+export { lockStatus, coverageKey } from './status';
+export type { LockStatusDiagnostic, LockStatusCode, LockStatusInput, PlatformCoverage } from './status';
