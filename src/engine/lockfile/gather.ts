@@ -68,10 +68,14 @@ export class HashGatherer {
   private readonly origin?: RegistrySource;
   private readonly mirror?: MirrorSource;
   private files = 0;
+  private readonly writes = new Set<Promise<void>>();
+  private readonly sumsReads = new Map<string, Promise<VersionSums | undefined>>();
 
   constructor(private readonly opts: GathererOptions) {
     this.archive = new Limiter(Math.max(1, opts.concurrency));
-    this.requests = new Limiter(opts.concurrency <= 1 ? 1 : Math.max(16, opts.concurrency));
+    // Concurrency 1 is one request at a time, downloads included; otherwise small JSON and
+    // SHA256SUMS requests get more room than archives.
+    this.requests = opts.concurrency <= 1 ? this.archive : new Limiter(Math.max(16, opts.concurrency));
     if (opts.source.kind === 'registry') this.origin = sourceFor(opts.engine) as RegistrySource;
     if (opts.source.kind === 'net-mirror') this.mirror = sourceFor(opts.engine, opts.source.url) as MirrorSource;
   }
@@ -143,8 +147,9 @@ export class HashGatherer {
     const s = this.opts.source;
     if (s.kind === 'fs-mirror') return { hashes: await this.fromFilesystem(s.dir, t), outcome: 'hashed' };
     const src = this.sourceKey(t.address);
-    const cached = await this.opts.cache.platform(src, t.provider, t.version, t.platform);
-    if (cached && (s.kind !== 'registry' || await this.opts.cache.sums(src, t.provider, t.version))) return { hashes: cached, outcome: 'cached' };
+    // An origin registry's entry needs the version's SHA256SUMS too: without it, no need to look further.
+    const cached = (s.kind !== 'registry' || await this.cachedSums(t)) && await this.opts.cache.platform(src, t.provider, t.version, t.platform);
+    if (cached) return { hashes: cached, outcome: 'cached' };
     if (s.kind === 'net-mirror') return { hashes: await this.fromMirror(t, src), outcome: 'downloaded' };
     const probe = await this.probe(t);
     const known = probe.packages?.get(t.platform);
@@ -153,8 +158,29 @@ export class HashGatherer {
     const meta = probe.platform === t.platform && probe.meta ? probe.meta : await this.requests.run(() => this.origin!.metadata(t, this.opts.signal));
     const hashes = await this.download(t, meta);
     await this.rememberSums(t, meta);
-    await this.opts.cache.storePlatform(src, t.provider, t.version, t.platform, hashes);
+    this.store(src, t, t.platform, hashes);
     return { hashes, outcome: 'downloaded' };
+  }
+
+  /** Waits for the cache writes of this run (they never hold up the work itself). */
+  async flush(): Promise<void> {
+    while (this.writes.size) await Promise.all([...this.writes]);
+  }
+
+  private store(src: string, t: MirrorTarget, platform: string, hashes: PlatformHashes): void {
+    const w = this.opts.cache.storePlatform(src, t.provider, t.version, platform, hashes);
+    this.writes.add(w);
+    void w.finally(() => this.writes.delete(w));
+  }
+
+  private cachedSums(t: MirrorTarget): Promise<VersionSums | undefined> {
+    const key = `${t.provider} ${t.version}`;
+    let p = this.sumsReads.get(key);
+    if (!p) {
+      p = this.opts.cache.sums(this.sourceKey(t.address), t.provider, t.version);
+      this.sumsReads.set(key, p);
+    }
+    return p;
   }
 
   /**
@@ -186,7 +212,7 @@ export class HashGatherer {
           if (!h1.length) continue; // this platform's h1: comes from its archive
           const hashes: PlatformHashes = { h1, zh: pkg.hashes.filter((h) => h.startsWith('zh:')), size: pkg.size, via: 'packages' };
           packages.set(platform, hashes);
-          await this.opts.cache.storePlatform(src, t.provider, t.version, platform, hashes);
+          this.store(src, t, platform, hashes);
         }
         return { platform: t.platform, meta, packages };
       })();
@@ -198,6 +224,8 @@ export class HashGatherer {
   private async download(t: MirrorTarget, meta: ProviderPackageMeta): Promise<PlatformHashes> {
     const dest = join(this.opts.tempDir, `${++this.files}.zip`);
     try {
+      // One request at a time: SHA256SUMS first, so that fetch() finds it instead of asking beside the download.
+      if (this.requests === this.archive) await this.requests.run(() => this.origin!.signedSums(meta, this.opts.signal));
       const res = await this.archive.run(() => this.origin!.fetch(t, { meta, dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
       this.count(res.hashes.size);
       const installed = await this.unpackedH1(dest, res.hashes.h1, meta.downloadUrl);
@@ -220,7 +248,7 @@ export class HashGatherer {
         h1: [...new Set([installed, ...(listed.includes(res.hashes.h1) ? [res.hashes.h1] : [])])],
         zh: listed.includes(res.hashes.zh) ? [res.hashes.zh] : [], size: res.hashes.size, via: 'mirror',
       };
-      await this.opts.cache.storePlatform(src, t.provider, t.version, t.platform, hashes);
+      this.store(src, t, t.platform, hashes);
       return hashes;
     } finally {
       await fs.rm(dest, { force: true });

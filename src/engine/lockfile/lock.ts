@@ -114,6 +114,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
       }
     }));
 
+    await gatherer.flush();
     const lockFiles: LockFileReport[] = [];
     for (const plan of plans) {
       const report: LockFileReport = { dir: plan.dir, path: plan.path, changed: false, providers: [] };

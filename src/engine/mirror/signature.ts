@@ -56,6 +56,19 @@ export type SignatureCheck =
   | { ok: true; keyId: string }
   | { ok: false; reason: 'unknown-key' | 'bad-signature' | 'no-keys' | 'malformed'; message: string };
 
+// A registry lists the same key for every provider version: parse each armored key once.
+const parsedKeys = new Map<string, Promise<OpenPgp.PublicKey[]>>();
+function readPublicKeys(openpgp: typeof OpenPgp, armor: string): Promise<OpenPgp.PublicKey[]> {
+  let p = parsedKeys.get(armor);
+  if (!p) {
+    p = openpgp.readKeys({ armoredKeys: armor }).then((list) => list.map((key) => key.toPublic()));
+    if (parsedKeys.size >= 64) parsedKeys.delete(parsedKeys.keys().next().value!);
+    parsedKeys.set(armor, p);
+    p.catch(() => parsedKeys.delete(armor));
+  }
+  return p;
+}
+
 /** Verifies the detached signature (binary or ASCII-armored) of `document` with any of `keys`. */
 export async function verifyDetachedSignature(document: Uint8Array, signatureBytes: Uint8Array,
   keys: readonly SigningKey[]): Promise<SignatureCheck> {
@@ -73,7 +86,7 @@ export async function verifyDetachedSignature(document: Uint8Array, signatureByt
   const publicKeys: OpenPgp.PublicKey[] = [];
   for (const k of keys) {
     try {
-      publicKeys.push(...(await openpgp.readKeys({ armoredKeys: k.asciiArmor })).map((key) => key.toPublic()));
+      publicKeys.push(...await readPublicKeys(openpgp, k.asciiArmor));
     } catch {
       // An unreadable key cannot have made the signature; the other keys may still verify it.
     }
