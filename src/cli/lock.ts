@@ -7,11 +7,10 @@
 // Progress (one line per package, and per lock file) goes to stderr.
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
-import { Engine } from '../engine/engine';
+import { CliIO, concurrencyOption, flag, interruptible, parseArgs, platformsOption, printJson, reportFailure, UsageError, value } from './common';
+import { makeEngine } from './registry';
 import { isConfigFileName } from '../engine/config/files';
 import { LockReport, LockSource, lockProviders } from '../engine/lockfile';
-import { isPlatform } from '../engine/mirror/paths';
 import { currentPlatform } from '../engine/mirror/types';
 
 export async function runLock(args: string[], io: CliIO): Promise<number> {
@@ -20,11 +19,8 @@ export async function runLock(args: string[], io: CliIO): Promise<number> {
     values: ['platform', 'net-mirror', 'fs-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'],
   });
   const json = flag(parsed, 'json');
-  const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  for (const p of platforms) if (!isPlatform(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
-  const concurrencyText = value(parsed, 'concurrency');
-  const concurrency = concurrencyText === undefined ? 8 : Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
+  const platforms = platformsOption(parsed);
+  const concurrency = concurrencyOption(parsed);
   const netMirror = value(parsed, 'net-mirror');
   const fsMirror = value(parsed, 'fs-mirror');
   if (netMirror !== undefined && fsMirror !== undefined) throw new UsageError('--net-mirror and --fs-mirror exclude each other');
@@ -47,35 +43,23 @@ export async function runLock(args: string[], io: CliIO): Promise<number> {
     if (!names.some(isConfigFileName)) throw new UsageError(`${d} has no .tf/.tofu files`);
   }
 
-  const engine = new Engine({
-    env: io.env,
-    cacheDir: cacheDirOption(parsed, io),
-    caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
-    timeoutMs: timeoutMsOption(parsed),
-    cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
-  });
-  const ac = new AbortController();
-  const onSignal = () => ac.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const engine = makeEngine(parsed, io);
   try {
-    const report = await lockProviders({
-      engine, dirs, source, concurrency, signal: ac.signal, upgrade: flag(parsed, 'upgrade'),
-      platforms: platforms.length ? [...new Set(platforms)] : [currentPlatform()], // tofu's default: this machine
+    const report = await interruptible((signal) => lockProviders({
+      engine, dirs, source, concurrency, signal, upgrade: flag(parsed, 'upgrade'),
+      platforms: platforms.length ? platforms : [currentPlatform()], // tofu's default: this machine
       onProgress: (e) => {
         if (e.kind === 'package') io.stderr(`${(e.outcome === 'failed' ? 'FAILED' : e.outcome).padEnd(10)} ${e.message ?? `${e.provider} ${e.version} ${e.platform}`}\n`);
         else if (e.kind === 'failed') for (const f of e.failures.filter((x) => !x.platform)) io.stderr(`${'FAILED'.padEnd(10)} ${f.message}\n`);
         else if (e.kind === 'written') io.stderr(`${(e.changed ? 'written' : 'unchanged').padEnd(10)} ${e.path}\n`);
       },
-    });
+    }));
     if (json) printJson(io, contract(report));
     else printHuman(io, report);
     return report.failed.length ? 1 : 0;
   } catch (err) {
     return reportFailure(io, err, json);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await engine.dispose();
   }
 }

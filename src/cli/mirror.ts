@@ -6,12 +6,11 @@
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
+import { CliIO, concurrencyOption, flag, interruptible, parseArgs, platformsOption, printJson, reportFailure, UsageError, value } from './common';
+import { makeEngine } from './registry';
 import { hashPackage } from '../engine/mirror/hash';
 import { failureDetail, findConfigDirs, MirrorFailure, mirrorProviders } from '../engine/mirror';
-import { isPlatform } from '../engine/mirror/paths';
 import { defaultPlatforms } from '../engine/mirror/types';
-import { Engine } from '../engine/engine';
 
 export async function runHash(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json'] });
@@ -34,11 +33,8 @@ export async function runHash(args: string[], io: CliIO): Promise<number> {
 export async function runMirror(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
-  const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  for (const p of platforms) if (!isPlatform(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
-  const concurrencyText = value(parsed, 'concurrency');
-  const concurrency = concurrencyText === undefined ? 8 : Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
+  const platforms = platformsOption(parsed);
+  const concurrency = concurrencyOption(parsed);
   const out = resolve(io.cwd, value(parsed, 'out') ?? 'mirror');
   const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((d) => resolve(io.cwd, d));
   // Every directory with .tf/.tofu files under each DIR is a configuration (like the workspace scan).
@@ -46,24 +42,13 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   if (!dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
   const fromMirror = value(parsed, 'from-mirror');
 
-  const timeoutMs = timeoutMsOption(parsed);
   // Discovery and version lists come from the CLI's disk cache (like the other commands), so an
   // unchanged re-run needs no request at all; --no-cache asks the registries again.
-  const engine = new Engine({
-    env: io.env,
-    cacheDir: cacheDirOption(parsed, io),
-    caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
-    timeoutMs,
-    cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
-  });
-  const ac = new AbortController();
-  const onSignal = () => ac.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const engine = makeEngine(parsed, io);
   try {
-    const report = await mirrorProviders({
-      engine, dirs, out, fromMirror, concurrency, signal: ac.signal,
-      platforms: platforms.length ? [...new Set(platforms)] : defaultPlatforms(),
+    const report = await interruptible((signal) => mirrorProviders({
+      engine, dirs, out, fromMirror, concurrency, signal,
+      platforms: platforms.length ? platforms : defaultPlatforms(),
       // Progress (one line per archive, as it finishes) goes to stderr so that stdout carries only
       // the result; both streams end up in a CI log, and a failure shows up in both.
       onProgress: json ? undefined : (e) => {
@@ -73,7 +58,7 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
         const what = e.outcome === 'failed' ? 'FAILED' : e.outcome;
         io.stderr(`${what.padEnd(10)} ${e.message ?? `${t.provider} ${t.version} ${t.platform}`}\n`);
       },
-    });
+    }));
     if (json) {
       printJson(io, {
         out: report.out,
@@ -90,8 +75,6 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     return reportFailure(io, err, json);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await engine.dispose();
   }
 }
