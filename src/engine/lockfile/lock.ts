@@ -114,7 +114,6 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
       }
     }));
 
-    await gatherer.flush();
     const lockFiles: LockFileReport[] = [];
     for (const plan of plans) {
       const report: LockFileReport = { dir: plan.dir, path: plan.path, changed: false, providers: [] };
@@ -155,6 +154,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
         fail([{ dir: plan.dir, provider: '', version: '', platform: '', step: 'write', message: `${plan.path}: ${errorText(err)}` }]);
       }
     }
+    await gatherer.flush(); // the hash cache, written while the lock files were
     failed.sort((a, b) => compareStrings(a.dir, b.dir) || compareStrings(a.provider, b.provider) || compareStrings(a.version, b.version) || compareStrings(a.platform, b.platform));
     return { lockFiles, failed, notes: [...new Set(notes)], archivesDownloaded: gatherer.downloaded.archives, bytesDownloaded: gatherer.downloaded.bytes };
   } finally {
