@@ -204,6 +204,11 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
   }
   if (plan.failed) return { plan, failures };
   const upgrade = (address: string) => opts.upgrade === true || (Array.isArray(opts.upgrade) && opts.upgrade.includes(address));
+  // A provider's packages start as soon as its version is known (single flight: awaited later).
+  const chosen = (p: PlannedProvider) => {
+    plan.providers.push(p);
+    if (!plan.failed) for (const platform of opts.platforms) gatherer.platform(p.info.provider, p.version, platform).catch(() => undefined);
+  };
   await Promise.all(reqs.providers.map(async (info) => {
     const constraint = info.constraints.length ? info.constraints.join(', ') : null;
     const constraints = canonicalConstraints(info.constraints);
@@ -213,7 +218,7 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
       if (check.selected !== previous.version) {
         return fail('resolve', info.address, previous.version, `${plan.path}: locked provider ${info.address} ${previous.version} does not match configured version constraint ${constraints}; must use tofu init -upgrade (or tofu-registry lock --upgrade) to allow selection of new versions`);
       }
-      plan.providers.push({ info, version: previous.version, constraints, previous });
+      chosen({ info, version: previous.version, constraints, previous });
       return;
     }
     try {
@@ -221,7 +226,7 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
       if (!sel.selected) {
         return fail('resolve', info.address, '', `${dir}: no available version of ${info.address} matches ${constraints || '(any version)'}; available: ${sel.versions.slice(0, 8).join(', ') || 'none'}`);
       }
-      plan.providers.push({ info, version: sel.selected, constraints, previous });
+      chosen({ info, version: sel.selected, constraints, previous });
     } catch (err) {
       fail('resolve', info.address, '', errorText(err));
     }
