@@ -7,10 +7,9 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-  collectProviderRequirements, LOCK_FILE_NAME, lockStatus, LockStatusDiagnostic, platformCoverage, ProviderCoverage, ProviderRequirements,
-  readLockFile,
+  collectProviderRequirements, coverageKey, LOCK_FILE_NAME, lockStatus, LockStatusDiagnostic, platformCoverage, ProviderCoverage,
+  ProviderRequirements, readLockFile,
 } from '../engine/lockfile';
-import { coverageKey } from '../engine/lockfile/status';
 import { parseProviderSource } from '../engine/addresses';
 import { ModuleResolver } from '../engine/modules/resolve';
 import { lockHover } from './logic/lockHover';
@@ -38,6 +37,7 @@ class LockFeatures implements vscode.Disposable {
   private readonly roots = new Map<string, RootState>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly generation = new Map<string, number>();
+  private readonly lockDirs = new Map<string, boolean>();
   private resolverFor?: unknown;
   private resolverRef?: ModuleResolver;
   /** Finished diagnostic runs (tests wait on this). */
@@ -64,12 +64,27 @@ class LockFeatures implements vscode.Disposable {
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
     const out: string[] = [];
     for (let dir = path.dirname(file), i = 0; i < 16; i++) {
-      if (existsSync(path.join(dir, LOCK_FILE_NAME))) out.push(dir);
+      if (this.hasLock(dir)) out.push(dir);
       const up = path.dirname(dir);
       if (up === dir || !folder || path.relative(folder, dir).startsWith('..') || dir === folder) break;
       dir = up;
     }
     return out;
+  }
+
+  /** Whether a folder holds a lock file (remembered: asked on every keystroke; the file watcher forgets). */
+  hasLock(dir: string): boolean {
+    let has = this.lockDirs.get(dir);
+    if (has === undefined) {
+      has = existsSync(path.join(dir, LOCK_FILE_NAME));
+      this.lockDirs.set(dir, has);
+    }
+    return has;
+  }
+
+  lockFileChanged(dir: string): void {
+    this.lockDirs.delete(dir);
+    this.schedule(dir, 100);
   }
 
   schedule(root: string, delay = this.services.settings().diagnosticsDebounceMs): void {
@@ -176,8 +191,8 @@ export function registerLockFeatures(context: vscode.ExtensionContext, services:
   const features = new LockFeatures(services);
   const touched = (doc: vscode.TextDocument, delay?: number) => { for (const r of features.rootsOf(doc)) features.schedule(r, delay); };
   const watcher = vscode.workspace.createFileSystemWatcher(`**/${LOCK_FILE_NAME}`);
-  const onDisk = (uri: vscode.Uri) => features.schedule(path.dirname(uri.fsPath), 100);
-  registerLockCommand(context, services, (dirs) => { for (const d of dirs) features.schedule(d, 0); });
+  const onDisk = (uri: vscode.Uri) => features.lockFileChanged(path.dirname(uri.fsPath));
+  registerLockCommand(context, services, (dirs) => { for (const d of dirs) features.lockFileChanged(d); });
   context.subscriptions.push(
     features, watcher, watcher.onDidCreate(onDisk), watcher.onDidChange(onDisk), watcher.onDidDelete(onDisk),
     vscode.workspace.onDidOpenTextDocument((d) => touched(d, 0)),

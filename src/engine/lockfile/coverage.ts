@@ -50,6 +50,14 @@ export async function coveredPlatforms(source: KnownHashes, addr: ProviderAddres
   });
 }
 
+const ASK_AGAIN_MS = 30 * 60 * 1000;
+const asked = new WeakMap<object, Map<string, number>>();
+function askedAt(engine: object): Map<string, number> {
+  let m = asked.get(engine);
+  if (!m) asked.set(engine, (m = new Map()));
+  return m;
+}
+
 export interface ProviderCoverage extends PlatformCoverage {
   /** Every platform whose h1: the hashes carry (as far as anyone can tell). */
   h1Platforms: string[];
@@ -82,7 +90,11 @@ export async function platformCoverage(engine: Engine, entries: ReadonlyArray<{ 
       return { sums, published, known: await gatherer.known(addr, version, [...platforms, ...published]) };
     };
     let found = await lookup();
-    if (opts.network && (!found.sums || platforms.some((p) => !found.known.has(p)))) {
+    const seen = askedAt(engine);
+    const key = coverageKey(e.address, version);
+    // One download answer per version and session: without `packages` a second one tells nothing new.
+    if (opts.network && (!found.sums || platforms.some((p) => !found.known.has(p))) && !(Date.now() - (seen.get(key) ?? -Infinity) < ASK_AGAIN_MS)) {
+      seen.set(key, Date.now());
       await gatherer.learn(addr, version, platforms[0] ?? 'linux_amd64').catch(() => undefined); // an unreachable registry: what the cache knows
       found = await lookup();
     }
