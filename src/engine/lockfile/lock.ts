@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Engine } from '../engine';
 import { writeFileAtomic } from '../mirror/layout';
+import { isPlatform } from '../mirror/paths';
 import { MirrorStepError } from '../mirror/sources';
 import { errorText, mirrorFailure } from '../mirror/types';
 import type { MirrorStep } from '../mirror/types';
@@ -66,6 +67,8 @@ interface DirPlan {
 
 export async function lockProviders(opts: LockProvidersOptions): Promise<LockReport> {
   const source = opts.source ?? { kind: 'registry' };
+  const bad = opts.platforms.find((p) => !isPlatform(p));
+  if (bad !== undefined || !opts.platforms.length) throw new Error(`lockProviders: platforms must be os_arch (e.g. linux_amd64), got ${JSON.stringify(bad ?? opts.platforms)}`);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const failed: LockFailure[] = [];
   const notes: string[] = [];
