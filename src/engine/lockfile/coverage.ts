@@ -51,10 +51,10 @@ export async function coveredPlatforms(source: KnownHashes, addr: ProviderAddres
 }
 
 const ASK_AGAIN_MS = 30 * 60 * 1000;
-const asked = new WeakMap<object, Map<string, number>>();
-function askedAt(engine: object): Map<string, number> {
-  let m = asked.get(engine);
-  if (!m) asked.set(engine, (m = new Map()));
+const askedByEngine = new WeakMap<object, Map<string, { at: number; done: Promise<void> }>>();
+function askedAt(engine: object): Map<string, { at: number; done: Promise<void> }> {
+  let m = askedByEngine.get(engine);
+  if (!m) askedByEngine.set(engine, (m = new Map()));
   return m;
 }
 
@@ -90,12 +90,22 @@ export async function platformCoverage(engine: Engine, entries: ReadonlyArray<{ 
       return { sums, published, known: await gatherer.known(addr, version, [...platforms, ...published]) };
     };
     let found = await lookup();
-    const seen = askedAt(engine);
-    const key = coverageKey(e.address, version);
-    // One download answer per version and session: without `packages` a second one tells nothing new.
-    if (opts.network && (!found.sums || platforms.some((p) => !found.known.has(p))) && !(Date.now() - (seen.get(key) ?? -Infinity) < ASK_AGAIN_MS)) {
-      seen.set(key, Date.now());
-      await gatherer.learn(addr, version, platforms[0] ?? 'linux_amd64').catch(() => undefined); // an unreachable registry: what the cache knows
+    if (opts.network && (!found.sums || platforms.some((p) => !found.known.has(p)))) {
+      // One download answer per version and half hour, shared by concurrent callers: without
+      // `packages` a second one tells nothing new.
+      const asked = askedAt(engine);
+      const key = coverageKey(e.address, version);
+      let prev = asked.get(key);
+      if (!prev || Date.now() - prev.at > ASK_AGAIN_MS) {
+        prev = {
+          at: Date.now(),
+          done: gatherer.learn(addr, version, platforms[0] ?? 'linux_amd64').catch((err: Error) => { // then: what the cache knows
+            engine.options.log?.({ level: 'info', message: `platform coverage of ${addr.address} ${version}: ${err.message}` });
+          }),
+        };
+        asked.set(key, prev);
+      }
+      await prev.done;
       found = await lookup();
     }
     const have = new Set(e.hashes);
