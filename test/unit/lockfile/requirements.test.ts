@@ -71,6 +71,7 @@ module "dns" {
     'override.tf': 'terraform {\n  required_providers {\n    tls = {\n      source  = "' + h + '/acme/tls"\n      version = "2.0.0"\n    }\n  }\n}\n',
     'modules/net/main.tf': 'terraform {\n  required_providers {\n    aws = {\n      source  = "hashicorp/aws"\n      version = ">= 5.1"\n    }\n  }\n}\n',
     'modules/net/extra.tf.json': JSON.stringify({ resource: { null_resource: { a: {} } } }),
+    'json.tf.json': JSON.stringify({ terraform: { required_providers: { http: { source: 'hashicorp/http', version: '~> 3.4' } } } }),
     '.terraform/modules/modules.json': JSON.stringify({ Modules: [
       { Key: '', Source: '', Dir: '.' },
       { Key: 'vpc', Source: 'registry.opentofu.org/acme/vpc/aws', Version: '2.1.0', Dir: '.terraform/modules/vpc' },
@@ -85,6 +86,7 @@ module "dns" {
     ['registry.opentofu.org/hashicorp/aws', ['~> 5.0', '>= 5.1', '< 6.0.0']],
     ['registry.opentofu.org/hashicorp/dns', ['>= 3.0']],
     ['registry.opentofu.org/hashicorp/google', ['~> 4.0']],
+    ['registry.opentofu.org/hashicorp/http', ['~> 3.4']],
     ['registry.opentofu.org/hashicorp/legacy', ['>= 1.0']],
     ['registry.opentofu.org/hashicorp/null', []],
     ['registry.opentofu.org/hashicorp/random', []],
