@@ -1,5 +1,6 @@
 // The disk cache of what locking learned: (source, provider, version, platform) → the hashes a lock
-// file records for that package, and (source, provider, version) → the signed SHA256SUMS. Both are
+// file records for that package, and (source, provider, version) → the signed SHA256SUMS (with the
+// registry's checked `packages`: the hashes of every platform from one answer, one record). Both are
 // facts about immutable bytes (a zh: is the archive's sha256, an h1: is derived from its contents),
 // so they live long (90 days); what can change is who vouches for them, so the key names the source:
 // the origin registry (with any CLI-configuration `host` block that redirects it) or the network
@@ -26,6 +27,8 @@ export interface VersionSums {
   document: string;
   /** The OpenPGP key that signed it. */
   keyId: string;
+  /** The registry's `packages` (checked against the document): every platform's hashes in one record. */
+  packages?: Record<string, PlatformHashes>;
 }
 
 const TTL_MS = 90 * 24 * 3600 * 1000;
@@ -42,7 +45,8 @@ export function isPlatformHashes(v: unknown): v is PlatformHashes {
 
 export function isVersionSums(v: unknown): v is VersionSums {
   const o = v as Partial<VersionSums> | null;
-  return !!o && typeof o === 'object' && typeof o.keyId === 'string' && typeof o.document === 'string';
+  return !!o && typeof o === 'object' && typeof o.keyId === 'string' && typeof o.document === 'string'
+    && (o.packages === undefined || (!!o.packages && typeof o.packages === 'object' && Object.values(o.packages).every(isPlatformHashes)));
 }
 
 /** Reads and writes the two tables; memory only without a cache directory. */

@@ -125,8 +125,9 @@ export class HashGatherer {
   async known(addr: ProviderAddress, version: string, platforms: Iterable<string>): Promise<Map<string, PlatformHashes>> {
     const out = new Map<string, PlatformHashes>();
     if (this.opts.source.kind === 'fs-mirror') return out;
+    const fromPackages = (await this.sums(addr, version))?.packages ?? {};
     for (const p of new Set(platforms)) {
-      const h = await this.opts.cache.platform(this.sourceKey(addr), addr.address, version, p);
+      const h = fromPackages[p] ?? await this.opts.cache.platform(this.sourceKey(addr), addr.address, version, p);
       if (h) out.set(p, h);
     }
     return out;
@@ -148,7 +149,8 @@ export class HashGatherer {
     if (s.kind === 'fs-mirror') return { hashes: await this.fromFilesystem(s.dir, t), outcome: 'hashed' };
     const src = this.sourceKey(t.address);
     // An origin registry's entry needs the version's SHA256SUMS too: without it, no need to look further.
-    const cached = (s.kind !== 'registry' || await this.cachedSums(t)) && await this.opts.cache.platform(src, t.provider, t.version, t.platform);
+    const sums = s.kind === 'registry' ? await this.cachedSums(t) : undefined;
+    const cached = (s.kind !== 'registry' || sums) && (sums?.packages?.[t.platform] ?? await this.opts.cache.platform(src, t.provider, t.version, t.platform));
     if (cached) return { hashes: cached, outcome: 'cached' };
     if (s.kind === 'net-mirror') return { hashes: await this.fromMirror(t, src), outcome: 'downloaded' };
     const probe = await this.probe(t);
@@ -168,7 +170,11 @@ export class HashGatherer {
   }
 
   private store(src: string, t: MirrorTarget, platform: string, hashes: PlatformHashes): void {
-    const w = this.opts.cache.storePlatform(src, t.provider, t.version, platform, hashes);
+    this.later(this.opts.cache.storePlatform(src, t.provider, t.version, platform, hashes));
+  }
+
+  /** A cache write that nothing in this run waits for (flush() does, at the end). */
+  private later(w: Promise<void>): void {
     this.writes.add(w);
     void w.finally(() => this.writes.delete(w));
   }
@@ -204,16 +210,13 @@ export class HashGatherer {
         if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
         const contradiction = checkPackages(sums.document, { ...meta, packages: meta.packages });
         if (contradiction) throw new MirrorStepError('packages', `the registry's answer for ${t.provider} ${t.version} is refused: ${contradiction} (${shownUrl(meta.shasumsUrl)})`);
-        await this.storeSums(t, sums);
         const packages = new Map<string, PlatformHashes>();
-        const src = this.sourceKey(t.address);
         for (const [platform, pkg] of Object.entries(meta.packages)) {
           const h1 = pkg.hashes.filter((h) => h.startsWith('h1:'));
           if (!h1.length) continue; // this platform's h1: comes from its archive
-          const hashes: PlatformHashes = { h1, zh: pkg.hashes.filter((h) => h.startsWith('zh:')), size: pkg.size, via: 'packages' };
-          packages.set(platform, hashes);
-          this.store(src, t, platform, hashes);
+          packages.set(platform, { h1, zh: pkg.hashes.filter((h) => h.startsWith('zh:')), size: pkg.size, via: 'packages' });
         }
+        this.storeSums(t, sums, packages); // one record for the whole answer
         return { platform: t.platform, meta, packages };
       })();
       this.probes.set(key, p);
@@ -280,10 +283,12 @@ export class HashGatherer {
 
   private async rememberSums(t: MirrorTarget, meta: ProviderPackageMeta): Promise<void> {
     // Already verified by fetch(): the documents are held by the source, so this sends nothing.
-    await this.storeSums(t, await this.origin!.signedSums(meta, this.opts.signal));
+    this.storeSums(t, await this.origin!.signedSums(meta, this.opts.signal));
   }
 
-  private async storeSums(t: MirrorTarget, sums: SignedSums): Promise<void> {
-    await this.opts.cache.storeSums(this.sourceKey(t.address), t.provider, t.version, { document: sums.document, keyId: sums.keyId });
+  private storeSums(t: MirrorTarget, sums: SignedSums, packages?: Map<string, PlatformHashes>): void {
+    this.later(this.opts.cache.storeSums(this.sourceKey(t.address), t.provider, t.version, {
+      document: sums.document, keyId: sums.keyId, ...(packages?.size ? { packages: Object.fromEntries(packages) } : {}),
+    }));
   }
 }
