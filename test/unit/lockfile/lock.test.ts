@@ -176,8 +176,12 @@ test('two directories sharing providers: each archive is fetched once', async ()
   const cfg = `terraform {\n  required_providers {\n    alpha = {\n      source  = "${fx.reg.host}/acme/alpha"\n      version = "1.0.0"\n    }\n  }\n}\n`;
   const a = fx.config({ 'main.tf': cfg });
   const b = fx.config({ 'main.tf': cfg, 'extra.tf': `terraform {\n  required_providers {\n    beta = {\n      source  = "${fx.reg.host}/acme/beta"\n      version = "0.3.0"\n    }\n  }\n}\n` });
+  // A token for the registry host: API requests carry it, archive and SHA256SUMS downloads never do.
+  const rc = join(fx.root, 'tofurc-token');
+  writeFileSync(rc, `credentials "${fx.reg.host}" {\n  token = "s3cret"\n}\n`);
   fx.reg.server.resetLog();
-  const r = await lockProviders({ engine: fx.lockEngine(), dirs: [a, b], platforms: ['linux_amd64', 'windows_amd64'], concurrency: 4 });
+  const engine = fx.engine({ cacheDir: join(fx.root, 'cache-token'), cliConfigFile: rc });
+  const r = await lockProviders({ engine, dirs: [a, b], platforms: ['linux_amd64', 'windows_amd64'], concurrency: 4 });
   noFailures(r);
   const zips = fx.archiveRequests();
   assert.equal(zips.length, 4, zips.join('\n'));
@@ -186,6 +190,8 @@ test('two directories sharing providers: each archive is fetched once', async ()
   const alphaA = readLockFile(lockText(a)).providers[0];
   assert.deepEqual(readLockFile(lockText(b)).providers[0].hashes, alphaA.hashes);
   assert.equal(fx.reg.server.count('/files/acme/alpha/1.0.0/terraform-provider-alpha_1.0.0_SHA256SUMS.sig'), 1);
+  const api = fx.reg.server.requests.filter((x) => x.path.startsWith('/v1/'));
+  assert.ok(api.length && api.every((x) => x.authorization === 'Bearer s3cret'), 'the registry API gets the token');
   assert.ok(fx.reg.server.requests.filter((x) => x.path.startsWith('/files/')).every((x) => !x.authorization), 'no credentials to archive URLs');
 });
 
