@@ -5,6 +5,7 @@ import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
 import { runMirrorModules } from './cli/modmirror';
+import { runLock } from './cli/lock';
 import { runTypes } from './cli/types';
 import { setFlagsFromString } from 'node:v8';
 
@@ -21,10 +22,12 @@ commands:
   mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--json] [DIR...]
                                                     build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
+  lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N] [--json] [DIR...]
+                                                    write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
 
-network commands (discover, versions, resolve, mirror, mirror-modules, types check):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -38,6 +41,7 @@ const COMMANDS: Record<string, CommandRunner> = {
   mirror: runMirror,
   'mirror-modules': runMirrorModules,
   hash: runHash,
+  lock: runLock,
   types: runTypes,
 };
 

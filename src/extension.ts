@@ -11,6 +11,7 @@ import { registerFallbackLanguage } from './editor/language';
 import { RegistryLookup } from './editor/logic/lookup';
 import { registerMirrorCommand } from './editor/mirrorCommand';
 import { registerModuleMirrorCommand } from './editor/modMirrorCommand';
+import { registerLockFeatures } from './editor/lockFeatures';
 import { Services } from './editor/services';
 import { affectsEngine, readSettings } from './editor/settings';
 import { registerTypeFeatures } from './editor/typeFeatures';
@@ -51,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   const diagnostics = new RegistryDiagnostics(services);
   context.subscriptions.push(diagnostics);
   for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand],
-    ['module mirror command', registerModuleMirrorCommand]] as const) {
+    ['module mirror command', registerModuleMirrorCommand], ['lock files', registerLockFeatures]] as const) {
     try {
       register(context, services);
     } catch (err) {

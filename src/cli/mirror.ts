@@ -6,11 +6,10 @@
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, UsageError, value, values, withInterrupt } from './common';
+import { CliIO, concurrencyOption, flag, parseArgs, ParsedArgs, platformsOption, printJson, reportFailure, UsageError, value, withInterrupt } from './common';
 import { makeEngine } from './registry';
 import { hashPackage } from '../engine/mirror/hash';
 import { failureDetail, findConfigDirs, MirrorFailure, mirrorProviders } from '../engine/mirror';
-import { isPlatform } from '../engine/mirror/paths';
 import { defaultPlatforms } from '../engine/mirror/types';
 
 export async function runHash(args: string[], io: CliIO): Promise<number> {
@@ -34,8 +33,7 @@ export async function runHash(args: string[], io: CliIO): Promise<number> {
 export async function runMirror(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
-  const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  for (const p of platforms) if (!isPlatform(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
+  const platforms = platformsOption(parsed);
   const { concurrency, out, dirs } = await mirrorTargets(parsed, io);
   const fromMirror = value(parsed, 'from-mirror');
 
@@ -45,7 +43,7 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   try {
     const report = await withInterrupt((signal) => mirrorProviders({
       engine, dirs, out, fromMirror, concurrency, signal,
-      platforms: platforms.length ? [...new Set(platforms)] : defaultPlatforms(),
+      platforms: platforms.length ? platforms : defaultPlatforms(),
       // Progress goes to stderr, one line per archive as it finishes, so that stdout carries only
       // the result. Both streams end up in a CI log: a failure is named live (lowercase, like the
       // other outcomes) and explained once, in the summary on stdout.
@@ -79,9 +77,7 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
 
 /** --concurrency (1–64, default 8), --out (default ./mirror) and the configuration directories under DIR... (default .). */
 export async function mirrorTargets(parsed: ParsedArgs, io: CliIO): Promise<{ concurrency: number; out: string; dirs: string[] }> {
-  const concurrencyText = value(parsed, 'concurrency');
-  const concurrency = concurrencyText === undefined ? 8 : Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
+  const concurrency = concurrencyOption(parsed);
   const out = resolve(io.cwd, value(parsed, 'out') ?? 'mirror');
   const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((d) => resolve(io.cwd, d));
   // Every directory with .tf/.tofu files under each DIR is a configuration (like the workspace scan).

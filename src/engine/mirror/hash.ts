@@ -22,6 +22,8 @@
 // directory at the end of the file, so it is a second pass over the file on disk (page cache).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import * as yauzl from 'yauzl';
@@ -124,4 +126,74 @@ export function isSupportedHash(h: string): boolean {
 /** True when `actual` satisfies at least one supported hash in `allowed` (PackageMatchesAnyHash). */
 export function matchesAnyHash(actual: { h1: string; zh: string }, allowed: readonly string[]): boolean {
   return allowed.some((h) => h === actual.h1 || h === actual.zh);
+}
+
+/**
+ * `h1:` of a package as `tofu init` and `tofu providers lock` record it in the lock file: they
+ * unpack the archive (go-getter's zip decompressor) and hash the directory (dirhash.HashDir), not
+ * the archive (HashZip, what h1OfZip computes and what a mirror lists). The two differ only for a
+ * zip with directory entries (no line in HashDir), names that unpacking normalises ("./a",
+ * "a//b") or the same name twice (one file). Any other zip takes the h1OfZip path; pass its result
+ * as `zipH1` when it is already known, so an ordinary package is hashed once.
+ */
+export async function h1OfUnpackedZip(path: string, signal?: AbortSignal, zipH1?: string, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
+  const zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
+  try {
+    const files = new Map<string, yauzl.Entry>(); // unpacked name (latin1 = raw bytes) → last entry written there
+    let plain = true;
+    let declared = 0;
+    for await (const entry of zip.eachEntry()) {
+      signal?.throwIfAborted();
+      declared += entry.uncompressedSize;
+      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
+      const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
+      const name = unpackedName(raw);
+      if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
+      if (name === '' || raw.endsWith('/')) { plain = false; continue; } // a directory: created, never hashed
+      if (name !== raw || files.has(name)) plain = false;
+      files.set(name, entry);
+    }
+    if (plain) return zipH1 ?? await h1OfZip(path, signal, maxUncompressedBytes);
+    const lines: Array<{ name: Buffer; hex: string }> = [];
+    for (const [name, entry] of files) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
+    return hash1(lines, path);
+  } finally {
+    zip.close();
+  }
+}
+
+/** Where go-getter writes a zip entry, relative to the package directory; undefined for "..". */
+function unpackedName(raw: string): string | undefined {
+  const parts = raw.split('/').filter((p) => p !== '' && p !== '.');
+  return parts.includes('..') ? undefined : parts.join('/');
+}
+
+/**
+ * `h1:` of an unpacked package directory (a filesystem mirror's HOST/NS/TYPE/VERSION/OS_ARCH/):
+ * dirhash.HashDir — every file below it (symlinks read through), names relative with "/".
+ */
+export async function h1OfDirectory(dir: string, signal?: AbortSignal): Promise<string> {
+  const lines: Array<{ name: Buffer; hex: string }> = [];
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of await readdir(rel ? join(dir, rel) : dir, { withFileTypes: true })) {
+      signal?.throwIfAborted();
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(name);
+      else lines.push({ name: Buffer.from(name), hex: (await sha256File(join(dir, name), signal)).sha256 });
+    }
+  };
+  await walk('');
+  return hash1(lines, dir);
+}
+
+/** dirhash.Hash1 over (name, sha256 hex) pairs: sorted by name bytes, "hex  name\n" each. */
+function hash1(lines: Array<{ name: Buffer; hex: string }>, where: string): string {
+  const outer = createHash('sha256');
+  for (const { name, hex } of lines.sort((a, b) => Buffer.compare(a.name, b.name))) {
+    if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${where})`);
+    outer.update(`${hex}  `);
+    outer.update(name);
+    outer.update('\n');
+  }
+  return 'h1:' + outer.digest('base64');
 }

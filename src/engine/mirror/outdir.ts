@@ -162,15 +162,27 @@ export async function readJsonObject(file: string): Promise<Record<string, unkno
 
 /** Writes JSON via a temp file in the same directory, then rename: readers see old or new, never half. */
 export async function writeJsonAtomic(file: string, data: unknown): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n');
+}
+
+/**
+ * Replaces `file` with `text` through a temp file in the same directory and a rename: readers (and
+ * a process killed half-way) see the old content or the new, never a mix. `mode` applies to a new file.
+ */
+export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
   const tmp = join(file, '..', `.${file.split(/[\\/]/).pop()}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await fs.open(tmp, 'w');
+  const current = await fs.stat(file).then((st) => st.mode & 0o777, () => mode);
+  const fh = await fs.open(tmp, 'wx', current);
   try {
     // No fsync: rename is atomic for readers and against a killed process; a per-file fsync
     // serialized behind each provider's queue tripled the time of a parallel run on a busy disk.
-    await fh.writeFile(JSON.stringify(data, null, 2) + '\n');
-  } finally {
+    await fh.writeFile(text);
+  } catch (err) {
     await fh.close();
+    await fs.rm(tmp, { force: true });
+    throw err;
   }
+  await fh.close();
   try {
     await fs.rename(tmp, file);
   } catch (err) {

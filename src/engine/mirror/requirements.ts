@@ -8,6 +8,7 @@ import { impliedProvider, isBuiltInProvider, parseProviderSource } from '../addr
 import type { Block, Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
 import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
+import { readLockFile } from '../lockfile/read';
 import type { ProviderRequirement } from './run';
 
 export interface DirRequirements {
@@ -147,24 +148,15 @@ function fromJson(text: string, name: string, errors: string[]): RawRequirement[
 
 /**
  * `.terraform.lock.hcl`: provider "HOST/NS/TYPE" { version = "…"  hashes = ["h1:…", "zh:…"] }.
- * Keys are normalized addresses.
+ * Keys are normalized addresses; blocks without a version are left out. A thin view of
+ * readLockFile (src/engine/lockfile), kept for callers that only need the pins.
  */
 export function parseLockFile(text: string): Map<string, { version: string; hashes: string[] }> {
-  const file = parseHcl(text);
   const out = new Map<string, { version: string; hashes: string[] }>();
-  for (const b of blocks(file.body, 'provider')) {
-    const label = b.labels[0]?.value;
-    if (!label) continue;
+  for (const p of readLockFile(text).providers) {
     let address: string;
-    try { address = parseProviderSource(label).address; } catch { continue; }
-    let version: string | undefined;
-    let hashes: string[] = [];
-    for (const item of b.body.items) {
-      if (item.kind !== 'attribute') continue;
-      if (item.name === 'version') version = literal(item.expr);
-      if (item.name === 'hashes' && item.expr.kind === 'tuple') hashes = item.expr.items.map(literal).filter((h): h is string => !!h);
-    }
-    if (version !== undefined) out.set(address, { version, hashes });
+    try { address = parseProviderSource(p.address).address; } catch { continue; }
+    if (p.version !== null && !out.has(address)) out.set(address, { version: p.version, hashes: p.hashes });
   }
   return out;
 }

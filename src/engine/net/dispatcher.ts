@@ -2,7 +2,7 @@
 // NODE_EXTRA_CA_CERTS, on top of the system roots), proxy (explicit or HTTPS_PROXY/NO_PROXY),
 // connect timeout.
 import { readFileSync } from 'node:fs';
-import { createSecureContext, rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
 import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { RegistryError } from './errors';
 
@@ -38,11 +38,25 @@ export function proxySettings(env: NodeJS.ProcessEnv, proxy?: string, extraNoPro
   return { httpsProxy: httpsProxy || undefined, noProxy: parts.length ? parts.join(',') : fromEnv };
 }
 
+// Parsing the system roots plus the extra PEMs takes tens of ms; an engine is created per CLI run
+// and again whenever the editor's settings change, so the context is kept per PEM content.
+const contexts = new Map<string, SecureContext>();
+function secureContextFor(extra: string[]): SecureContext {
+  const key = extra.join('\n');
+  let ctx = contexts.get(key);
+  if (!ctx) {
+    ctx = createSecureContext({ ca: [...rootCertificates, ...extra] });
+    if (contexts.size >= 8) contexts.delete(contexts.keys().next().value!);
+    contexts.set(key, ctx);
+  }
+  return ctx;
+}
+
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const extra = extraCaCertificates(opts.env, opts.caFiles);
   // One secure context for every connection: building it from ~150 PEM roots per TLS handshake
   // cost tens of ms of CPU each (it dominated a parallel provider mirror run).
-  const tls = extra.length ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...extra] }) } : {};
+  const tls = extra.length ? { secureContext: secureContextFor(extra) } : {};
   const connect = { ...tls, timeout: opts.connectTimeoutMs };
   const { httpsProxy, noProxy } = proxySettings(opts.env, opts.proxy, opts.noProxy);
   if (httpsProxy) {
