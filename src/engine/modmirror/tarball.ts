@@ -8,7 +8,7 @@
 // order from the file system (readdir order, stat modes), so normalising them would mean hooking
 // into its internals; this writer is ~100 lines of ustar that `tar`, go-getter and node-tar read.
 import { createHash } from 'node:crypto';
-import { createWriteStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -46,8 +46,11 @@ export async function packDirectory(root: string, dest: string, opts: PackOption
       cb(null, chunk);
     },
   });
+  // The file is opened before the pipeline starts: a write stream opened lazily could still create
+  // `dest` after a cancelled pipeline has rejected and the caller has removed its temp file.
+  const out = await fs.open(dest, 'w');
   await pipeline(Readable.from(tarStream(entries, opts)), createGzip({ level: constants.Z_BEST_COMPRESSION }), tap,
-    createWriteStream(dest), { signal: opts.signal });
+    out.createWriteStream(), { signal: opts.signal });
   return { sha256: sha.digest('hex'), bytes, entries: entries.length };
 }
 
