@@ -5,6 +5,7 @@ import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
 import { runTypes } from './cli/types';
+import { runOutdated } from './cli/outdated';
 
 const USAGE = `usage: tofu-registry <command> [flags]
 
@@ -19,8 +20,10 @@ commands:
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
+  outdated [--json] [DIR...]                        every module and provider: locked, selected, newest,
+                                                    status; exit 1 when any is not up to date
 
-network commands (discover, versions, resolve, mirror, types check):
+network commands (discover, versions, resolve, mirror, types check, outdated):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -34,6 +37,7 @@ const COMMANDS: Record<string, CommandRunner> = {
   mirror: runMirror,
   hash: runHash,
   types: runTypes,
+  outdated: runOutdated,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
