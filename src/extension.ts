@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { registerCodeActions } from './editor/codeActions';
 import { registerCommands } from './editor/commands';
+import type { DependencyView } from './editor/dependencies';
+import { registerDependencies } from './editor/dependencyActions';
 import { registerCompletion } from './editor/completion';
 import { RegistryDiagnostics } from './editor/diagnostics';
 import { backendOf, createEngine } from './editor/engineFactory';
@@ -27,6 +29,8 @@ export interface TofuRegistryApi {
   loadAndActivateMs: number;
   /** Folder of the "Show log" channel's file (`OpenTofu Registry.log`). */
   logUri: vscode.Uri;
+  /** The "OpenTofu Dependencies" view and status bar item (undefined if it failed to register). */
+  dependencies?: DependencyView;
 }
 
 export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
@@ -46,6 +50,12 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   registerCommands(context, services);
   const diagnostics = new RegistryDiagnostics(services);
   context.subscriptions.push(diagnostics);
+  let dependencies: DependencyView | undefined;
+  try {
+    dependencies = registerDependencies(context, services);
+  } catch (err) {
+    log.error(`registering the dependencies view failed: ${err instanceof Error ? err.stack : String(err)}`);
+  }
   for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand]] as const) {
     try {
       register(context, services);
@@ -81,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   const activationMs = end - t0;
   const loadAndActivateMs = end - (typeof __tofu_registry_t0 === 'number' ? __tofu_registry_t0 : t0);
   log.info(`activated in ${activationMs.toFixed(1)} ms, ${loadAndActivateMs.toFixed(1)} ms with loading the bundle (${vscode.workspace.isTrusted ? 'trusted' : 'untrusted: no network requests'})`);
-  return { services, diagnostics, activationMs, loadAndActivateMs, logUri: context.logUri };
+  return { services, diagnostics, activationMs, loadAndActivateMs, logUri: context.logUri, dependencies };
 }
 
 export function deactivate(): void {
