@@ -76,8 +76,11 @@ async function locateModule(callerDir: string, call: LocalModuleCall, resolver: 
   const key = JSON.stringify([source, call.constraint ?? '']);
   let dir = memo.get(key);
   if (!dir) {
-    dir = resolver.resolve(req).then((r) => r.dir);
-    memo.set(key, dir);
+    const fetched = resolver.resolve(req).then((r) => r.dir);
+    memo.set(key, fetched);
+    // a failure is not remembered here (the resolver keeps it briefly): the next run tries again
+    fetched.catch(() => { if (memo.get(key) === fetched) memo.delete(key); });
+    dir = fetched;
   }
   return dir;
 }

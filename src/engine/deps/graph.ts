@@ -25,9 +25,20 @@ export interface GraphOptions {
   concurrency?: number;
 }
 
+// Remote child modules fetched per resolver (its own cache lives as long): one fetch per
+// (source, constraint) however many directories call it, in this run and the next.
+const fetchedByResolver = new WeakMap<ModuleResolver, Map<string, Promise<string>>>();
+
+function memoFor(resolver: ModuleResolver | undefined): Map<string, Promise<string>> {
+  if (!resolver) return new Map();
+  let m = fetchedByResolver.get(resolver);
+  if (!m) fetchedByResolver.set(resolver, (m = new Map()));
+  return m;
+}
+
 /** Dependencies of several configuration directories, in the order given. */
 export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): Promise<DependencyGraph> {
-  const memo = new Map<string, Promise<string>>();
+  const memo = memoFor(opts.resolver);
   const out: DirectoryDependencies[] = new Array(dirs.length);
   let next = 0;
   let done = 0;
@@ -44,7 +55,7 @@ export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): 
   return { directories: out };
 }
 
-export async function directoryDependencies(dir: string, opts: GraphOptions, memo = new Map<string, Promise<string>>()): Promise<DirectoryDependencies> {
+export async function directoryDependencies(dir: string, opts: GraphOptions, memo = memoFor(opts.resolver)): Promise<DirectoryDependencies> {
   const abs = path.resolve(dir);
   const facts = await readLocalFacts(abs);
   const online = opts.networkAllowed?.() ?? true;
