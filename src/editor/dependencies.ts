@@ -153,7 +153,7 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
       item.id = node.id;
       item.description = node.description;
       item.iconPath = new vscode.ThemeIcon('folder');
-      item.resourceUri = vscode.Uri.file(node.dir);
+      item.tooltip = node.dir;
       item.contextValue = 'dir';
       return item;
     }

@@ -159,7 +159,7 @@ class TypeFeatures implements vscode.Disposable {
     const replace = new vscode.Range(pos.translate(0, -ctx.prefix.length), pos);
     return mod.iface.outputs.map((o) => {
       const item = new vscode.CompletionItem({ label: o.name, description: o.sensitive ? 'sensitive' : undefined }, vscode.CompletionItemKind.Property);
-      item.detail = `output of module "${ctx.module}"${o.description ? ` · ${o.description.split('\n')[0]}` : ''}`;
+      item.detail = `output of module "${ctx.module}"`;
       item.documentation = new vscode.MarkdownString(outputMarkdown(ctx.module, o));
       item.range = replace;
       item.sortText = `0_${o.name}`;

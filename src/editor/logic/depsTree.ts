@@ -29,7 +29,7 @@ export function dirLabel(dir: string, roots: string[]): string {
   const root = roots.filter((r) => dir === r || dir.startsWith(r + path.sep)).sort((a, b) => b.length - a.length)[0];
   if (!root) return dir;
   const rel = path.relative(root, dir).split(path.sep).join('/');
-  return roots.length > 1 ? `${path.basename(root)}${rel ? `/${rel}` : ''}` : rel || '.';
+  return roots.length > 1 || !rel ? `${path.basename(root)}${rel ? `/${rel}` : ''}` : rel;
 }
 
 export function depIcon(d: Dependency): DepIcon {
