@@ -6,37 +6,25 @@
 //   `status: "error"` entry, not a failure of the command.
 //   --json: {"dependencies":[{"dir","kind","name","source","constraint","locked","selected",
 //            "newestMatching","newest","status","message"}]}   (dir relative to the working directory)
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { Engine } from '../engine/engine';
-import { ModuleResolver } from '../engine/modules/resolve';
 import { findConfigDirs } from '../engine/mirror/requirements';
 import { buildDependencyGraph, Dependency } from '../engine/deps';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, values } from './common';
+import { CliIO, flag, parseArgs, printJson } from './common';
+import { withModuleResolver } from './resolverRun';
 
 export async function runOutdated(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
-  const timeoutMs = timeoutMsOption(parsed);
-  const cacheDir = cacheDirOption(parsed, io);
   const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((p) => path.resolve(io.cwd, p));
-  let engine: Engine | undefined;
-  let scratch: string | undefined;
-  try {
+  // Child modules not installed yet are fetched (for their provider constraints) like `types check` does.
+  return withModuleResolver(parsed, io, false, async (engine, resolver) => {
     const dirs = new Set<string>();
     for (const root of roots) {
       const st = await fs.stat(root).catch(() => undefined);
       if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, root) || root} is not a directory`);
       for (const d of await findConfigDirs(root)) dirs.add(d);
     }
-    engine = new Engine({
-      env: io.env, cacheDir, caFiles: values(parsed, 'ca-file').map((f) => path.resolve(io.cwd, f)),
-      timeoutMs, cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
-    });
-    // Child modules not installed yet are fetched (for their provider constraints) like `types check` does.
-    if (cacheDir === undefined) scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tofu-registry-'));
-    const resolver = new ModuleResolver({ engine, cacheDir: cacheDir ?? scratch, timeoutMs });
     const graph = await buildDependencyGraph([...dirs].sort(), { engine, resolver });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
@@ -47,13 +35,7 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
       for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${e}\n`);
     }
     return deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    return reportFailure(io, err, json);
-  } finally {
-    await engine?.dispose();
-    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The public JSON shape of one dependency (field order as documented). */

@@ -19,6 +19,11 @@ function write(rel: string, text: string): void {
   writeFileSync(p, text);
 }
 
+/** A required_providers block: [local name, "namespace/type", constraint]. */
+const providers = (entries: Array<[string, string, string]>) => ['terraform {\n  required_providers {',
+  ...entries.map(([name, addr, c]) => `    ${name} = {\n      source  = "${reg.host}/${addr}"\n      version = "${c}"\n    }`),
+  '  }\n}\n'].join('\n');
+
 const lock = (entries: Array<[string, string]>) => entries.map(([addr, v]) =>
   `provider "${addr}" {\n  version     = "${v}"\n  constraints = "~> 1.0"\n  hashes = [\n    "h1:AAAA",\n  ]\n}\n`).join('\n');
 
@@ -46,32 +51,17 @@ before(async () => {
     { Key: 'inrange', Source: `${h}/acme/network/aws`, Version: '1.2.0', Dir: '.terraform/modules/inrange' },
   ] }));
   // stack-b: providers (acme/widget: 1.0.0, 1.1.0, 2.0.0-alpha1, 2.0.0; hashicorp/random: 3.5.0, 3.6.0)
-  write('stack-b/versions.tf', [
-    'terraform {\n  required_providers {',
-    `    widget = {\n      source  = "${h}/acme/widget"\n      version = "~> 1"\n    }`,
-    `    random = {\n      source  = "${h}/hashicorp/random"\n      version = "~> 3.0"\n    }`,
-    '  }\n}\n',
-  ].join('\n'));
+  write('stack-b/versions.tf', providers([['widget', 'acme/widget', '~> 1'], ['random', 'hashicorp/random', '~> 3.0']]));
   write('stack-b/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.0.0'], [`${h}/hashicorp/random`, '3.6.0']]));
   // stack-c: no lock; an exact prerelease pin; a child module's constraint narrows the root's
-  write('stack-c/versions.tf', [
-    'terraform {\n  required_providers {',
-    `    widget = {\n      source  = "${h}/acme/widget"\n      version = ">= 1.0"\n    }`,
-    `    random = {\n      source  = "${h}/hashicorp/random"\n      version = "3.5.0"\n    }`,
-    '  }\n}\n',
-    `module "child" {\n  source = "./modules/child"\n}\n`,
-  ].join('\n'));
-  write('stack-c/modules/child/versions.tf', `terraform {\n  required_providers {\n    widget = {\n      source  = "${h}/acme/widget"\n      version = "< 2.0.0"\n    }\n  }\n}\n`);
+  write('stack-c/versions.tf', providers([['widget', 'acme/widget', '>= 1.0'], ['random', 'hashicorp/random', '3.5.0']]) +
+    'module "child" {\n  source = "./modules/child"\n}\n');
+  write('stack-c/modules/child/versions.tf', providers([['widget', 'acme/widget', '< 2.0.0']]));
   // stack-d: the lock contradicts the constraint; an exactly requested prerelease
-  write('stack-d/versions.tf', [
-    'terraform {\n  required_providers {',
-    `    widget = {\n      source  = "${h}/acme/widget"\n      version = "~> 2.0"\n    }`,
-    `    pre = {\n      source  = "${h}/hashicorp/random"\n      version = "~> 3.6"\n    }`,
-    '  }\n}\n',
-  ].join('\n'));
+  write('stack-d/versions.tf', providers([['widget', 'acme/widget', '~> 2.0'], ['pre', 'hashicorp/random', '~> 3.6']]));
   write('stack-d/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.1.0']]));
-  write('stack-e/versions.tf', `terraform {\n  required_providers {\n    widget = {\n      source  = "${h}/acme/widget"\n      version = "2.0.0-alpha1"\n    }\n  }\n}\n`);
-  write('current/versions.tf', `terraform {\n  required_providers {\n    random = {\n      source  = "${h}/hashicorp/random"\n      version = "~> 3.6"\n    }\n  }\n}\n`);
+  write('stack-e/versions.tf', providers([['widget', 'acme/widget', '2.0.0-alpha1']]));
+  write('current/versions.tf', providers([['random', 'hashicorp/random', '~> 3.6']]));
 });
 
 after(async () => { await reg?.stop(); });
