@@ -88,7 +88,7 @@ describe('dependencies view (real extension host)', function () {
     assert.match((vpc.documentation as vscode.MarkdownString).value, /ID of the VPC\./);
     const pw = items.find((i) => labelOf(i) === 'admin_password')!;
     assert.equal((pw.label as vscode.CompletionItemLabel).description, 'sensitive');
-    const edited = await openFile('deps-ws/stack/outputs.tf', 'output "id" {\n  value     = module.net.admin_password\n  sensitive = true\n}\n');
+    const edited = await openFile('deps-ws/stack/outputs-hover.tf', 'output "pw" {\n  value     = module.net.admin_password\n  sensitive = true\n}\n');
     const hover = await hoverText(edited, positionOf(edited, 'admin_password', 3));
     assert.match(hover, /output "admin_password"[\s\S]*Output of module `net`[\s\S]*\*\*Sensitive\*\*/);
   });
