@@ -45,15 +45,6 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
     const d = this.disposables;
     d.push(this.view, this.statusBar, this.changed, this.updatedEmitter);
     d.push(this.view.onDidChangeVisibility((e) => { if (e.visible && !this.graphRef && !this.running) void this.refresh(); }));
-    // File changes only matter once a graph exists (the view was shown or the status bar computed).
-    const onFile = () => { if (this.graphRef || this.running) this.schedule(WATCH_DEBOUNCE_MS); };
-    for (const glob of ['**/*.{tf,tofu,tf.json,tofu.json}', '**/.terraform.lock.hcl', '**/.terraform/modules/modules.json']) {
-      const w = vscode.workspace.createFileSystemWatcher(glob);
-      d.push(w, w.onDidChange(onFile), w.onDidCreate(onFile), w.onDidDelete(onFile));
-    }
-    d.push(services.onDidReset(onFile));
-    d.push(vscode.workspace.onDidGrantWorkspaceTrust(onFile));
-    d.push(vscode.workspace.onDidChangeWorkspaceFolders(onFile));
     d.push(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tofuRegistry.dependencies')) this.updateStatusBar(); }));
     if (this.statusBarEnabled() && vscode.workspace.workspaceFolders?.length) this.schedule(IDLE_DELAY_MS);
   }
@@ -85,8 +76,26 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
     this.changed.fire(undefined);
   }
 
+  /**
+   * File changes only matter once a graph exists (the view was shown or the status bar computed):
+   * the watchers start with the first computation, not at activation.
+   */
+  private watching = false;
+  private watchFiles(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const onFile = () => this.schedule(WATCH_DEBOUNCE_MS);
+    const d = this.disposables;
+    for (const glob of ['**/*.{tf,tofu,tf.json,tofu.json}', '**/.terraform.lock.hcl', '**/.terraform/modules/modules.json']) {
+      const w = vscode.workspace.createFileSystemWatcher(glob);
+      d.push(w, w.onDidChange(onFile), w.onDidCreate(onFile), w.onDidDelete(onFile));
+    }
+    d.push(this.services.onDidReset(onFile), vscode.workspace.onDidGrantWorkspaceTrust(onFile), vscode.workspace.onDidChangeWorkspaceFolders(onFile));
+  }
+
   /** Recompute the graph (a run in progress is cancelled first). Resolves with the new graph, or undefined when cancelled. */
   refresh(): Promise<DependencyGraph | undefined> {
+    this.watchFiles();
     this.running?.cancel.cancel();
     const cancel = new vscode.CancellationTokenSource();
     const promise = Promise.resolve(vscode.window.withProgress({ location: { viewId: VIEW_ID } }, () => this.compute(cancel.token)))
