@@ -7,8 +7,7 @@
 //  3. Peak RSS of a child process mirroring ≥ 1 GB of archives: target ≤ 200 MB.
 //  4. Hashing throughput (zh: alone, and h1:+zh:) vs `sha256sum` on the same archive.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReporter } from './index';
 import { Engine } from '../src/engine/engine';
@@ -16,6 +15,7 @@ import { hashPackage, mirrorProviders, zipHashOfFile } from '../src/engine/mirro
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../test/support/provider-packages';
 import { startTestRegistry } from '../test/support/registry-server';
 import { writeConfigDir } from './mirror-child';
+import { tempDir } from '../test/support/temp';
 
 export const title = 'Provider mirror (issue 5)';
 
@@ -23,7 +23,7 @@ const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_arm64', 'windows_amd64'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function run(report: BenchReporter): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'bench-mirror-'));
+  const work = tempDir('bench-mirror-');
   try {
     await speed(report, work);
     await memory(report, work);

@@ -139,3 +139,17 @@ export function timeoutMsOption(parsed: ParsedArgs): number | undefined {
   if (!(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
   return seconds * 1000;
 }
+
+/** Runs `fn` with a signal that SIGINT / SIGTERM abort, so a long command stops cleanly (its output stays valid). */
+export async function withInterrupt<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const onSignal = () => ac.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await fn(ac.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -39,6 +39,10 @@ describe('untrusted workspace: no network requests', function () {
     assert.equal(await vscode.commands.executeCommand('tofuRegistry.mirrorProviders',
       { out: mirrorOut.fsPath, dirs: [vscode.Uri.joinPath(doc.uri, '..').fsPath], platforms: ['linux_amd64'], show: false }), undefined);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(mirrorOut)), 'the mirror output folder was not created');
+    // "Mirror modules" too.
+    assert.equal(await vscode.commands.executeCommand('tofuRegistry.mirrorModules',
+      { out: mirrorOut.fsPath, dirs: [vscode.Uri.joinPath(doc.uri, '..').fsPath], show: false }), undefined);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(mirrorOut)), 'the module mirror output folder was not created');
     await new Promise((r) => setTimeout(r, 1500)); // give any stray request time to arrive
     assert.equal(reg.server.requests.length, 0, `requests: ${reg.server.requests.map((r) => r.path)}`);
   });
