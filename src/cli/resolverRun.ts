@@ -4,9 +4,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { Engine } from '../engine/engine';
+import type { Engine } from '../engine/engine';
 import { ModuleResolver } from '../engine/modules/resolve';
-import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError, values } from './common';
+import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError } from './common';
+import { makeEngine } from './registry';
 
 export async function withModuleResolver(
   parsed: ParsedArgs, io: CliIO, offline: boolean,
@@ -18,10 +19,7 @@ export async function withModuleResolver(
   let engine: Engine | undefined;
   let scratch: string | undefined;
   try {
-    engine = new Engine({
-      env: io.env, cacheDir, caFiles: values(parsed, 'ca-file').map((f) => path.resolve(io.cwd, f)),
-      timeoutMs, cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined, networkAllowed: () => !offline,
-    });
+    engine = makeEngine(parsed, io, { networkAllowed: () => !offline });
     // --no-cache: remote modules still need a directory to be unpacked into; it goes at the end.
     if (cacheDir === undefined) scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tofu-registry-'));
     const resolver = new ModuleResolver({ engine, cacheDir: cacheDir ?? scratch, networkAllowed: () => !offline, timeoutMs });
