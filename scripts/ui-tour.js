@@ -73,9 +73,18 @@ async function prepareTour(folder, state) {
   ].join('\n');
   fs.writeFileSync(path.join(folder, 'main.tf'), main);
   fs.writeFileSync(path.join(folder, 'versions.tf'), versions);
+  // Dependencies view: a lock file that holds cloud back at 1.2.0, and a second stack.
+  fs.writeFileSync(path.join(folder, '.terraform.lock.hcl'), `provider "${host}/acme/cloud" {\n  version = "1.2.0"\n}\n`);
+  fs.mkdirSync(path.join(folder, 'stacks', 'prod'), { recursive: true });
+  fs.writeFileSync(path.join(folder, 'stacks', 'prod', 'main.tf'), [
+    'module "vpc" {', `  source  = "${host}/infra/vpc/google"`, '  version = "~> 2.0"', '}', '',
+    'terraform {', '  required_providers {', '    dns = {', `      source  = "${host}/acme/dns"`, '      version = "~> 0.5"', '    }', '  }', '}', '',
+  ].join('\n'));
+  const outputs = 'output "vpc" {\n  value = module.vpc.\n}\n';
+  fs.writeFileSync(path.join(folder, 'outputs.tf'), outputs);
   const mirrorOut = path.join(state, 'mirror');
   fs.mkdirSync(mirrorOut, { recursive: true });
-  return { demo, registry: demo.registry, uiFile: path.join(folder, 'main.tf'), files: { main, versions }, mirrorOut };
+  return { demo, registry: demo.registry, uiFile: path.join(folder, 'main.tf'), files: { main, versions, outputs }, mirrorOut };
 }
 
 /** 1-based line:column of the n-th `needle` in `text`, plus `delta` characters. */
@@ -230,6 +239,45 @@ async function runTour(page, t, outDir) {
   await step('13-show-log', async () => {
     await palette('OpenTofu Registry: Show log');
     return until(() => textOf('.output-view, .part.panel .monaco-editor .view-lines'), /GET\s/);
+  });
+
+  await palette('View: Close Panel');
+  await openFile('outputs.tf');
+  await step('14-completion-module-outputs', () => until(async () => {
+    await goTo(lineCol(t.files.outputs, 'module.vpc.', 11));
+    await kb.press('Control+Space');
+    await page.waitForSelector('.suggest-widget.visible .monaco-list-row', { timeout: 5000 });
+    await sleep(500);
+    for (let i = 0; i < 2; i++) await kb.press('ArrowDown'); // vpc_id, with its description
+    await sleep(300);
+    // the details pane's visibility is remembered across sessions: show it when hidden
+    if (!(await page.isVisible('.suggest-details-container .suggest-details'))) await kb.press('Control+Space');
+    await sleep(500);
+    return textOf('.suggest-widget.visible, .suggest-details-container');
+  }, /flow_log_key[\s\S]*vpc_id[\s\S]*ID of the VPC/));
+  await escape();
+  await step('15-dependencies-view', async () => {
+    // earlier steps typed into versions.tf: put back a clean file (dns held below its newest)
+    await openFile('versions.tf');
+    fs.writeFileSync(path.join(path.dirname(t.uiFile), 'versions.tf'), t.files.versions.replace('version = ""', 'version = "~> 0.4.0"'));
+    await palette('File: Revert File');
+    await palette('Explorer: Focus on OpenTofu Dependencies View');
+    // room for the tree: the folder section collapsed, the side bar wider
+    const folders = await page.$('.explorer-folders-view');
+    if (folders) await page.click('.split-view-view:has(.explorer-folders-view) .pane-header').catch(() => {});
+    const sash = await page.$('.part.sidebar + .monaco-sash, .sidebar ~ .monaco-sash.vertical');
+    const box = await page.evaluate(() => {
+      const el = document.querySelector('.part.sidebar');
+      const r = el && el.getBoundingClientRect();
+      return r ? { x: r.right, y: r.top + r.height / 2 } : null;
+    });
+    if (box && !sash) {
+      await page.mouse.move(box.x, box.y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 330, box.y, { steps: 8 });
+      await page.mouse.up();
+    }
+    return until(() => textOf('.pane'), /OPENTOFU DEPENDENCIES[\s\S]*locked 1\.2\.0[\s\S]*newest 2\.0\.0[\s\S]*~> 0\.4\.0/i, 60000);
   });
 
   const passed = results.filter((r) => r.ok).length;

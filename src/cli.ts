@@ -7,6 +7,7 @@ import { runHash, runMirror } from './cli/mirror';
 import { runMirrorModules } from './cli/modmirror';
 import { runLock } from './cli/lock';
 import { runTypes } from './cli/types';
+import { runOutdated } from './cli/outdated';
 import { setFlagsFromString } from 'node:v8';
 
 const USAGE = `usage: tofu-registry <command> [flags]
@@ -26,8 +27,10 @@ commands:
                                                     write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
+  outdated [--json] [DIR...]                        every module and provider: locked, selected, newest,
+                                                    status; exit 1 when any is not up to date
 
-network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -43,6 +46,7 @@ const COMMANDS: Record<string, CommandRunner> = {
   hash: runHash,
   lock: runLock,
   types: runTypes,
+  outdated: runOutdated,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

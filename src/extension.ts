@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { registerCodeActions } from './editor/codeActions';
 import { registerCommands } from './editor/commands';
+import type { DependencyView } from './editor/dependencies';
+import { registerDependencies } from './editor/dependencyActions';
 import { registerCompletion } from './editor/completion';
 import { RegistryDiagnostics } from './editor/diagnostics';
 import { backendOf, createEngine } from './editor/engineFactory';
@@ -32,6 +34,8 @@ export interface TofuRegistryApi {
   sinceLoadMs: number;
   /** Folder of the "Show log" channel's file (`OpenTofu Registry.log`). */
   logUri: vscode.Uri;
+  /** The "OpenTofu Dependencies" view and status bar item (undefined if it failed to register). */
+  dependencies?: DependencyView;
 }
 
 export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
@@ -51,6 +55,12 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   registerCommands(context, services);
   const diagnostics = new RegistryDiagnostics(services);
   context.subscriptions.push(diagnostics);
+  let dependencies: DependencyView | undefined;
+  try {
+    dependencies = registerDependencies(context, services);
+  } catch (err) {
+    log.error(`registering the dependencies view failed: ${err instanceof Error ? err.stack : String(err)}`);
+  }
   for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand],
     ['module mirror command', registerModuleMirrorCommand], ['lock files', registerLockFeatures]] as const) {
     try {
@@ -89,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   const loadAndActivateMs = activationMs + (bundled ? __tofu_registry_t1! - __tofu_registry_t0! : 0);
   const sinceLoadMs = bundled ? end - __tofu_registry_t0! : activationMs;
   log.info(`activated in ${activationMs.toFixed(1)} ms, ${loadAndActivateMs.toFixed(1)} ms with evaluating the bundle, ${sinceLoadMs.toFixed(1)} ms since the bundle started loading (${vscode.workspace.isTrusted ? 'trusted' : 'untrusted: no network requests'})`);
-  return { services, diagnostics, activationMs, loadAndActivateMs, sinceLoadMs, logUri: context.logUri };
+  return { services, diagnostics, activationMs, loadAndActivateMs, sinceLoadMs, logUri: context.logUri, dependencies };
 }
 
 export function deactivate(): void {

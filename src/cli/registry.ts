@@ -1,7 +1,7 @@
 // tofu-registry discover | versions | resolve — thin wrappers over the Engine. The --json shapes
 // are a public contract (CI pipelines script against them): do not rename fields.
 import { resolve } from 'node:path';
-import { describeSource, Engine } from '../engine/engine';
+import { describeSource, Engine, EngineOptions } from '../engine/engine';
 import { toModuleAddress } from '../engine/registry/modules';
 import { toProviderAddress } from '../engine/registry/providers';
 import { selectVersions } from '../engine/versions';
@@ -11,7 +11,7 @@ const COMMON = ['ca-file', 'timeout', 'cache-dir'];
 const BOOLEANS = ['json', 'no-cache'];
 
 /** The engine of a network command: --ca-file, --timeout, --cache-dir/--no-cache, TF_CLI_CONFIG_FILE. */
-export function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
+export function makeEngine(parsed: ParsedArgs, io: CliIO, extra: Pick<EngineOptions, 'networkAllowed'> = {}): Engine {
   const timeoutMs = timeoutMsOption(parsed);
   return new Engine({
     env: io.env,
@@ -19,6 +19,7 @@ export function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
     caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
     timeoutMs,
     cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
+    ...extra,
   });
 }
 

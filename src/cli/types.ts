@@ -11,15 +11,13 @@
 //   Prints the converted value in `tofu console` notation; on failure the error on stderr, exit 1.
 //   --json: {"type":"<canonical>","value":"<console notation>"}
 //        or {"type":"<canonical>"|null,"error":{"message","path":[attr names / element indexes],"kind":"type"|"value"|"conversion"}}
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { Engine } from '../engine/engine';
-import { ModuleResolver } from '../engine/modules/resolve';
 import { checkDirectory } from '../engine/modules/check';
 import { convertText } from '../engine/types/text';
 import { jsonRange } from './inspect';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
+import { CliIO, flag, parseArgs, printJson, UsageError, value } from './common';
+import { withModuleResolver } from './resolverRun';
 
 export async function runTypes(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
@@ -32,25 +30,11 @@ async function runCheck(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'offline', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
   if (parsed.positionals.length !== 1) throw new UsageError('expected exactly one DIR');
-  const timeoutMs = timeoutMsOption(parsed);
-  const cacheDir = cacheDirOption(parsed, io);
   const dir = path.resolve(io.cwd, parsed.positionals[0]);
   const shown = (p: string) => path.relative(io.cwd, p) || '.';
-  let engine: Engine | undefined;
-  let scratch: string | undefined;
-  try {
+  return withModuleResolver(parsed, io, flag(parsed, 'offline'), async (_engine, resolver) => {
     const st = await fs.stat(dir).catch(() => undefined);
     if (!st?.isDirectory()) throw new Error(`${parsed.positionals[0]} is not a directory`);
-    const offline = flag(parsed, 'offline');
-    engine = new Engine({
-      env: io.env, cacheDir, caFiles: values(parsed, 'ca-file').map((f) => path.resolve(io.cwd, f)),
-      timeoutMs, cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined, networkAllowed: () => !offline,
-    });
-    // --no-cache: remote modules still need a directory to be unpacked into; it goes at the end.
-    if (cacheDir === undefined) scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tofu-registry-'));
-    const resolver = new ModuleResolver({
-      engine, cacheDir: cacheDir ?? scratch, networkAllowed: () => !offline, timeoutMs,
-    });
     const result = await checkDirectory(dir, resolver);
     const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').length;
     if (json) {
@@ -68,13 +52,7 @@ async function runCheck(args: string[], io: CliIO): Promise<number> {
       if (!result.diagnostics.length) io.stderr(`${result.variables.length} variable(s) checked, no problems\n`);
     }
     return errors ? 1 : 0;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    return reportFailure(io, err, json);
-  } finally {
-    await engine?.dispose();
-    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 async function runConvert(args: string[], io: CliIO): Promise<number> {

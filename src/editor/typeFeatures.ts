@@ -12,6 +12,7 @@ import { isOverrideFile } from '../engine/config/files';
 import { checkFile, callSource } from '../engine/modules/check';
 import { inputCursor, moduleInputCompletions, typeHoverMarkdown, variableDeclMarkdown, variableMarkdown } from '../engine/modules/inputs';
 import { ModuleResolver, ResolvedModule } from '../engine/modules/resolve';
+import { moduleCallsOfDirectory, outputCompletionContext, outputMarkdown, outputReferenceAt } from '../engine/modules/outputs';
 import type { ModuleCall } from '../engine/config/extract';
 import type { EditorServices } from './services';
 import { SELECTOR } from './selector';
@@ -68,7 +69,7 @@ class TypeFeatures implements vscode.Disposable {
       const { text, summary, syntax } = this.summary(doc);
       // A module that cannot be loaded is not a type error: the registry diagnostics report
       // unreachable registries; here it is only logged (hover/completion then offer nothing).
-      const r = await checkFile({ path: doc.uri.fsPath, text, syntax, summary }, this.resolver, (call, err) => {
+      const r = await checkFile({ path: doc.uri.fsPath, text, syntax, summary, file: this.services.parse(doc).file }, this.resolver, (call, err) => {
         const line = `inputs of module "${call.name}" not checked: ${err instanceof Error ? err.message : String(err)}`;
         if (this.logged.has(line)) return;
         if (this.logged.size > 500) this.logged.clear();
@@ -107,6 +108,8 @@ class TypeFeatures implements vscode.Disposable {
   async hover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
     const ref = variableReferenceAt(this.services.parse(doc).file, pos.line, pos.character);
     if (ref) return this.referenceHover(doc, ref);
+    const out = outputReferenceAt(this.services.parse(doc).file, pos.line, pos.character);
+    if (out) return this.outputHover(doc, out);
     const { text, summary, syntax } = this.summary(doc);
     const ctx = locateCursor(summary, pos.line, pos.character, text);
     if (ctx.variable) {
@@ -137,7 +140,36 @@ class TypeFeatures implements vscode.Disposable {
     return new vscode.Hover(new vscode.MarkdownString(`**Variable** \`${v.name}\`\n\n${variableMarkdown(v)}`), toRange(ref.range));
   }
 
+  /** The called module of `module.NAME` from this document's directory (any file of it). */
+  private async calledModule(doc: vscode.TextDocument, name: string): Promise<ResolvedModule | undefined> {
+    const calls = await moduleCallsOfDirectory({ path: doc.uri.fsPath, calls: this.summary(doc).summary.modules });
+    const call = calls.find((c) => c.name === name);
+    return call && this.module(doc, call);
+  }
+
+  private async outputHover(doc: vscode.TextDocument, ref: { module: string; output: string; range: Range }): Promise<vscode.Hover | undefined> {
+    const o = (await this.calledModule(doc, ref.module))?.iface.outputs.find((x) => x.name === ref.output);
+    return o && new vscode.Hover(new vscode.MarkdownString(outputMarkdown(ref.module, o)), toRange(ref.range));
+  }
+
+  /** After `module.NAME.`: the called module's outputs, with descriptions. */
+  private async outputCompletions(doc: vscode.TextDocument, pos: vscode.Position, ctx: { module: string; prefix: string }): Promise<vscode.CompletionItem[] | undefined> {
+    const mod = await this.calledModule(doc, ctx.module);
+    if (!mod) return undefined;
+    const replace = new vscode.Range(pos.translate(0, -ctx.prefix.length), pos);
+    return mod.iface.outputs.map((o) => {
+      const item = new vscode.CompletionItem({ label: o.name, description: o.sensitive ? 'sensitive' : undefined }, vscode.CompletionItemKind.Property);
+      item.detail = `output of module "${ctx.module}"`;
+      item.documentation = new vscode.MarkdownString(outputMarkdown(ctx.module, o));
+      item.range = replace;
+      item.sortText = `0_${o.name}`;
+      return item;
+    });
+  }
+
   async complete(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
+    const outputs = outputCompletionContext(doc.lineAt(pos.line).text.slice(0, pos.character));
+    if (outputs) return this.outputCompletions(doc, pos, outputs);
     const { text, summary } = this.summary(doc);
     const cur = inputCursor(summary.modules, pos, text);
     if (!cur || cur.kind === 'argument-value') return undefined;
@@ -178,7 +210,7 @@ export function registerTypeFeatures(context: vscode.ExtensionContext, services:
         const items = await features.complete(doc, pos);
         return items && new vscode.CompletionList(items, false);
       },
-    }),
+    }, '.'),
     vscode.workspace.onDidOpenTextDocument((d) => features.schedule(d, 0)),
     vscode.workspace.onDidChangeTextDocument((e) => features.schedule(e.document)),
     vscode.workspace.onDidCloseTextDocument((d) => features.collection.delete(d.uri)),

@@ -27,6 +27,11 @@ describe('Mirror providers command', function () {
     restore.push(() => { w[name] = original; });
   };
   afterEach(() => { while (restore.length) restore.pop()!(); });
+  // Other features show progress too (the dependencies view refreshes when the files a test
+  // writes appear): only the mirror's notification goes to a test's stub, the rest to VS Code.
+  const realWithProgress = vscode.window.withProgress;
+  const onlyNotifications = (fn: (o: vscode.ProgressOptions, task: never) => unknown) =>
+    (o: vscode.ProgressOptions, task: never) => (o.location === vscode.ProgressLocation.Notification ? fn(o, task) : realWithProgress(o, task));
 
   before(async () => {
     reg = await startTestRegistry({ fixtures: false });
@@ -115,10 +120,10 @@ describe('Mirror providers command', function () {
       stub('showOpenDialog', async (o: vscode.OpenDialogOptions) => { dialogs.push(o); return answer; });
       const reports: Array<{ message?: string; increment?: number }> = [];
       let progressOptions: vscode.ProgressOptions | undefined;
-      stub('withProgress', (o: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string; increment?: number }>, t: vscode.CancellationToken) => Thenable<unknown>) => {
+      stub('withProgress', onlyNotifications((o: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string; increment?: number }>, t: vscode.CancellationToken) => Thenable<unknown>) => {
         progressOptions = o;
         return task({ report: (v) => { reports.push(v); } }, new vscode.CancellationTokenSource().token);
-      });
+      }));
 
       const res = await vscode.commands.executeCommand<{ report: MirrorReport; markdown: string }>('tofuRegistry.mirrorProviders');
       assert.ok(res, 'the command ran to the end');
@@ -162,8 +167,8 @@ describe('Mirror providers command', function () {
     files.fault('terraform-provider-widget_1.2.0_windows_amd64.zip', { kind: 'hang' });
     files.fault('terraform-provider-widget_1.2.0_freebsd_amd64.zip', { kind: 'hang' });
     const cts = new vscode.CancellationTokenSource();
-    stub('withProgress', (_o: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
-      task({ report: (v) => { if (/: mirrored$/.test(v.message ?? '')) cts.cancel(); } }, cts.token));
+    stub('withProgress', onlyNotifications((_o: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
+      task({ report: (v) => { if (/: mirrored$/.test(v.message ?? '')) cts.cancel(); } }, cts.token)));
     try {
       const res = await vscode.commands.executeCommand<{ report: MirrorReport }>('tofuRegistry.mirrorProviders', { out, dirs: [dir], platforms, concurrency: 4, show: false });
       assert.ok(res.report.mirrored.length >= 1 && res.report.mirrored.length < 4, JSON.stringify(res.report));

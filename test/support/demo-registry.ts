@@ -37,6 +37,23 @@ variable "subnets" {
 }
 `;
 
+const VPC_OUTPUTS = `output "vpc_id" {
+  description = "ID of the VPC."
+  value       = "vpc-0123"
+}
+
+output "subnet_ids" {
+  description = "Subnet IDs by zone."
+  value       = {}
+}
+
+output "flow_log_key" {
+  description = "Key that encrypts the VPC flow logs."
+  value       = "k"
+  sensitive   = true
+}
+`;
+
 export async function startDemoRegistry(): Promise<DemoRegistry> {
   const registry = await startTestRegistry();
   const root = tempDir('tofu-registry-demo-');
@@ -45,7 +62,7 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
   // A registry module whose download location is a tar.gz archive on the same host.
   for (const v of ['1.0.0', '1.1.0', '2.0.0']) {
     registry.addFile(`/archives/infra/vpc/${v}.tar.gz`,
-      tarGz([{ name: 'variables.tf', data: VPC_VARIABLES }, { name: 'main.tf', data: '# demo module\n' }]), 'application/gzip');
+      tarGz([{ name: 'variables.tf', data: VPC_VARIABLES }, { name: 'outputs.tf', data: VPC_OUTPUTS }, { name: 'main.tf', data: '# demo module\n' }]), 'application/gzip');
   }
 
   // Real provider packages: zips, SHA256SUMS and a detached OpenPGP signature.

@@ -55,10 +55,20 @@ export interface VariableDecl {
   block: Block;
 }
 
+export interface OutputDecl {
+  name: string;
+  nameRange: Range;
+  range: Range;
+  description: string | null;
+  sensitive: boolean | null;
+  block: Block;
+}
+
 export interface FileSummary {
   modules: ModuleCall[];
   requiredProviders: RequiredProvider[];
   variables: VariableDecl[];
+  outputs: OutputDecl[];
   diagnostics: Diagnostic[];
 }
 
@@ -123,6 +133,18 @@ export function extractVariable(block: Block, text: string): VariableDecl {
   return v;
 }
 
+export function extractOutput(block: Block): OutputDecl {
+  const { name, nameRange } = labelOf(block);
+  const o: OutputDecl = { name, nameRange, range: block.range, description: null, sensitive: null, block };
+  for (const item of block.body.items) {
+    if (item.kind !== 'attribute') continue;
+    const e = item.expr;
+    if (item.name === 'description' && e.kind === 'literal' && typeof e.value === 'string') o.description = e.value;
+    if (item.name === 'sensitive' && e.kind === 'literal' && typeof e.value === 'boolean') o.sensitive = e.value;
+  }
+  return o;
+}
+
 function objectKey(key: Expression): string | null {
   return key.kind === 'literal' && typeof key.value === 'string' ? key.value : null;
 }
@@ -148,10 +170,12 @@ export function extractFile(file: ConfigFile, text: string): FileSummary {
   const modules: ModuleCall[] = [];
   const requiredProviders: RequiredProvider[] = [];
   const variables: VariableDecl[] = [];
+  const outputs: OutputDecl[] = [];
   for (const item of file.body.items) {
     if (item.kind !== 'block') continue;
     if (item.type === 'module') modules.push(extractModule(item, text));
     else if (item.type === 'variable') variables.push(extractVariable(item, text));
+    else if (item.type === 'output') outputs.push(extractOutput(item));
     else if (item.type === 'terraform') {
       for (const inner of item.body.items) {
         if (inner.kind !== 'block' || inner.type !== 'required_providers') continue;
@@ -159,5 +183,5 @@ export function extractFile(file: ConfigFile, text: string): FileSummary {
       }
     }
   }
-  return { modules, requiredProviders, variables, diagnostics: file.diagnostics };
+  return { modules, requiredProviders, variables, outputs, diagnostics: file.diagnostics };
 }

@@ -8,7 +8,7 @@ export {
   loadConfigDir, loadFile, findConfigFiles,
 } from './files';
 export type { LoadedFile } from './files';
-export { extractFile, extractModule, extractVariable, extractRequiredProvider, valueInfo } from './extract';
-export type { ValueInfo, ArgumentInfo, ModuleCall, RequiredProvider, VariableDecl, FileSummary } from './extract';
+export { extractFile, extractModule, extractVariable, extractOutput, extractRequiredProvider, valueInfo } from './extract';
+export type { ValueInfo, ArgumentInfo, ModuleCall, RequiredProvider, VariableDecl, OutputDecl, FileSummary } from './extract';
 export { rangeContains, findNodeAt, locateCursor } from './locate';
 export type { CursorContext, NodePathEntry } from './locate';

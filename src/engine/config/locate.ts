@@ -45,7 +45,8 @@ export function findNodeAt(file: ConfigFile, line: number, character: number): N
   }
 }
 
-function children(e: Expression): Expression[] {
+/** The direct sub-expressions of an expression (template interpolations included). */
+export function childExpressions(e: Expression): Expression[] {
   switch (e.kind) {
     case 'tuple': return e.items;
     case 'object': return e.items.flatMap((i) => [i.key, i.value]);
@@ -66,7 +67,7 @@ function children(e: Expression): Expression[] {
 function descend(e: Expression, line: number, character: number, path: NodePathEntry[]): void {
   if (!rangeContains(e.range, line, character)) return;
   path.push(e);
-  for (const c of children(e)) {
+  for (const c of childExpressions(e)) {
     if (rangeContains(c.range, line, character)) { descend(c, line, character, path); return; }
   }
 }

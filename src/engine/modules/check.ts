@@ -1,10 +1,11 @@
 // Whole-file / whole-directory type checks shared by `tofu-registry types check` and the editor:
 // variable type constraints and defaults, and every module call's inputs.
 import * as path from 'node:path';
-import type { Diagnostic } from '../config/ast';
+import type { ConfigFile, Diagnostic } from '../config/ast';
 import type { FileSummary, ModuleCall } from '../config/extract';
-import { findConfigFiles, loadConfigDir, isConfigFileName } from '../config/files';
+import { findConfigFiles, loadConfigDir, isConfigFileName, parseConfig } from '../config/files';
 import { mapLimit } from '../fstree';
+import { checkOutputReferences, moduleCallsOfDirectory, outputReferences } from './outputs';
 import { analyzeVariable, interfaceFromFiles } from './variables';
 import { checkModuleCall } from './inputs';
 import type { ModuleResolver, ResolvedModule } from './resolve';
@@ -14,6 +15,8 @@ export interface FileCheckInput {
   text: string;
   syntax: 'hcl' | 'json';
   summary: FileSummary;
+  /** The parsed file, when the caller has it (parsed from `text` otherwise). */
+  file?: ConfigFile;
 }
 
 export interface FileCheckResult {
@@ -61,9 +64,29 @@ export async function checkFile(
       return checkModuleCall(call, mod.iface, input.text);
     }));
     for (const r of results) diagnostics.push(...r);
+    diagnostics.push(...await checkOutputs(input, dir, resolver));
   }
   diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
   return { diagnostics, variables };
+}
+
+/** References to outputs the called module does not declare (modules that cannot be loaded are skipped). */
+async function checkOutputs(input: FileCheckInput, dir: string, resolver: ModuleResolver): Promise<Diagnostic[]> {
+  const file = input.file ?? parseConfig(input.text, input.path);
+  const refs = outputReferences(file);
+  if (!refs.length) return [];
+  const calls = await moduleCallsOfDirectory({ path: input.path, calls: input.summary.modules });
+  const names = [...new Set(refs.map((r) => r.module))];
+  const loaded = new Map<string, ResolvedModule>();
+  await Promise.all(names.map(async (name) => {
+    const call = calls.find((c) => c.name === name);
+    const source = call && callSource(call);
+    if (!call || !source) return;
+    try {
+      loaded.set(name, await resolver.resolve({ callerDir: dir, name, source, version: call.version?.literal ?? null }));
+    } catch { /* reported on the module block by the input check */ }
+  }));
+  return checkOutputReferences(file, (name) => loaded.get(name)?.iface.outputs);
 }
 
 export interface DirectoryCheckResult {
@@ -84,7 +107,7 @@ export async function checkDirectory(root: string, resolver: ModuleResolver | un
     const merge = interfaceFromFiles(dir, loaded).overrideDiagnostics;
     for (const f of loaded) {
       const p = path.join(dir, path.basename(f.path));
-      const r = await checkFile({ path: f.path, text: f.text, syntax: f.file.syntax, summary: f.summary }, resolver);
+      const r = await checkFile({ path: f.path, text: f.text, syntax: f.file.syntax, summary: f.summary, file: f.file }, resolver);
       const diags = [...r.diagnostics, ...merge.filter((m) => m.path === f.path).map((m) => m.diagnostic)];
       diags.sort((a, b) => a.range.start.offset - b.range.start.offset);
       for (const d of f.file.diagnostics) if (d.severity === 'error') out.diagnostics.push({ path: p, diagnostic: d });

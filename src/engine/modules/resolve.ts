@@ -131,7 +131,7 @@ function addSubdir(location: string, subdir: string): string {
 }
 
 /** The module as `tofu init` installed it, found via .terraform/modules/modules.json above the caller. */
-async function findInstalled(req: ModuleRequest): Promise<{ dir: string; version?: string } | undefined> {
+export async function findInstalled(req: ModuleRequest): Promise<{ dir: string; version?: string } | undefined> {
   let root = path.resolve(req.callerDir);
   for (let i = 0; i < 32; i++) {
     const manifest = path.join(root, '.terraform', 'modules', 'modules.json');

@@ -10,6 +10,7 @@ import { parseTypeConstraint } from '../types/parse';
 import { convertValue } from '../types/convert';
 import { Value, valueFromExpression, rangeAtPath } from '../types/value';
 import { renderType } from '../types/render';
+import { ModuleOutput, outputsFromFiles } from './outputs';
 
 export interface ModuleVariable {
   name: string;
@@ -37,6 +38,8 @@ export interface ModuleVariable {
 export interface ModuleInterface {
   dir: string;
   variables: ModuleVariable[];
+  /** The module's `output` blocks, by name. */
+  outputs: ModuleOutput[];
   /** Type constraint and default problems, per file path. */
   diagnostics: { path: string; diagnostic: Diagnostic }[];
   /** Only the problems that come from merging override files (also in `diagnostics`). */
@@ -133,7 +136,7 @@ export function interfaceFromFiles(dir: string, files: LoadedFile[]): ModuleInte
     }
   }
   diagnostics.push(...overrideDiagnostics);
-  return { dir, variables: [...byName.values()].map((v) => v.variable), diagnostics, overrideDiagnostics };
+  return { dir, variables: [...byName.values()].map((v) => v.variable), outputs: outputsFromFiles(files), diagnostics, overrideDiagnostics };
 }
 
 export async function loadModuleInterface(dir: string): Promise<ModuleInterface> {

@@ -1,0 +1,67 @@
+// tofu-registry outdated [--json] [--ca-file F] [--timeout S] [--cache-dir D | --no-cache] [DIR...]
+//   Every configuration directory under each DIR (default "."): each module call and provider with
+//   its constraint, locked/installed version, what `tofu init` selects now, the newest matching
+//   and the newest release, and a status. Exit 1 when any dependency is not up-to-date (like
+//   `npm outdated`), 0 otherwise, 2 on usage. A registry that cannot be reached is a
+//   `status: "error"` entry, not a failure of the command.
+//   --json: {"dependencies":[{"dir","kind","name","source","constraint","locked","selected",
+//            "newestMatching","newest","status","message"}]}   (dir relative to the working directory)
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { findConfigDirs } from '../engine/mirror/requirements';
+import { buildDependencyGraph, Dependency } from '../engine/deps';
+import { CliIO, flag, parseArgs, printJson } from './common';
+import { withModuleResolver } from './resolverRun';
+
+export async function runOutdated(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
+  const json = flag(parsed, 'json');
+  const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((p) => path.resolve(io.cwd, p));
+  // Child modules not installed yet are fetched (for their provider constraints) like `types check` does.
+  return withModuleResolver(parsed, io, false, async (engine, resolver) => {
+    const dirs = new Set<string>();
+    for (const root of roots) {
+      const st = await fs.stat(root).catch(() => undefined);
+      if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, root) || root} is not a directory`);
+      for (const d of await findConfigDirs(root)) dirs.add(d);
+    }
+    const graph = await buildDependencyGraph([...dirs].sort(), { engine, resolver });
+    const shown = (p: string) => path.relative(io.cwd, p) || '.';
+    const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
+    if (json) {
+      printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
+    } else {
+      printTable(io, deps, shown);
+      for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${e}\n`);
+    }
+    return deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
+  });
+}
+
+/** The public JSON shape of one dependency (field order as documented). */
+function toJson(d: Dependency, dir: string) {
+  return {
+    dir, kind: d.kind, name: d.name, source: d.source, constraint: d.constraint, locked: d.locked,
+    selected: d.selected, newestMatching: d.newestMatching, newest: d.newest, status: d.status, message: d.message,
+  };
+}
+
+function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string): void {
+  if (!deps.length) {
+    io.stdout('no modules or providers found\n');
+    return;
+  }
+  const header = ['DIR', 'KIND', 'NAME', 'CONSTRAINT', 'LOCKED', 'SELECTED', 'MATCHING', 'NEWEST', 'STATUS'];
+  const rows = deps.map((d) => [shown(d.dir), d.kind, d.name, d.constraint ?? '-', d.locked ?? '-', d.selected ?? '-',
+    d.newestMatching ?? '-', d.newest ?? '-', d.status]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ') + '\n';
+  io.stdout(line(header));
+  for (const r of rows) io.stdout(line(r));
+  const notes = deps.filter((d) => d.message && d.status !== 'up-to-date');
+  if (notes.length) io.stdout('\n');
+  for (const d of notes) io.stdout(`${shown(d.dir)}: ${d.kind} ${d.name}: ${d.message!.replace(/\s*\n\s*/g, ' ')}\n`);
+  const outdated = deps.filter((d) => d.status === 'update-in-range' || d.status === 'update-out-of-range').length;
+  const problems = deps.filter((d) => d.status !== 'up-to-date' && d.status !== 'update-in-range' && d.status !== 'update-out-of-range').length;
+  io.stderr(`${deps.length} dependencies: ${outdated} outdated, ${problems} with problems\n`);
+}

@@ -1,0 +1,137 @@
+// What the "OpenTofu Dependencies" tree shows, as plain data: directory → Modules / Providers →
+// one item per dependency with its description ("~> 5.1 · locked 5.1.2 · newest 6.0.0"), an icon
+// per status, a tooltip and the actions it offers. Pure (no vscode).
+import * as path from 'node:path';
+import type { Dependency, DependencyGraph, DirectoryDependencies } from '../../engine/deps/types';
+
+export type DepsNode =
+  | { kind: 'dir'; id: string; dir: string; label: string; description: string; outdated: number }
+  | { kind: 'group'; id: string; dir: string; group: 'modules' | 'providers'; label: string; description: string; deps: Dependency[] }
+  | { kind: 'dep'; id: string; dep: Dependency; label: string; description: string; icon: DepIcon; tooltip: string; contextValue: string };
+
+export interface DepIcon {
+  /** A codicon id. */
+  id: string;
+  /** A theme color id, or undefined for the default foreground. */
+  color?: string;
+}
+
+export function isOutdated(d: Dependency): boolean {
+  return d.status === 'update-in-range' || d.status === 'update-out-of-range';
+}
+
+export function countOutdated(graph: DependencyGraph): number {
+  return graph.directories.reduce((n, d) => n + [...d.modules, ...d.providers].filter(isOutdated).length, 0);
+}
+
+/** The label of a directory: relative to the workspace folder that contains it. */
+export function dirLabel(dir: string, roots: string[]): string {
+  const root = roots.filter((r) => dir === r || dir.startsWith(r + path.sep)).sort((a, b) => b.length - a.length)[0];
+  if (!root) return dir;
+  const rel = path.relative(root, dir).split(path.sep).join('/');
+  return roots.length > 1 || !rel ? `${path.basename(root)}${rel ? `/${rel}` : ''}` : rel;
+}
+
+export function depIcon(d: Dependency): DepIcon {
+  if (d.problem === 'network-disabled') return { id: 'workspace-untrusted' };
+  if (d.problem === 'unreachable') return { id: 'debug-disconnect', color: 'disabledForeground' };
+  switch (d.status) {
+    case 'up-to-date': return { id: 'pass', color: 'testing.iconPassed' };
+    case 'update-in-range': return { id: 'arrow-circle-up', color: 'charts.blue' };
+    case 'update-out-of-range': return { id: 'arrow-up', color: 'charts.yellow' };
+    case 'unsatisfiable': return { id: 'error', color: 'errorForeground' };
+    case 'not-found': return { id: 'question', color: 'errorForeground' };
+    case 'error': return { id: 'warning', color: 'editorWarning.foreground' };
+  }
+}
+
+/** "~> 5.1 · locked 5.1.2 · newest 6.0.0" */
+export function depDescription(d: Dependency): string {
+  const parts: string[] = [d.constraint ?? (d.registryAddress ? 'any version' : shortSource(d.source))];
+  if (d.locked) parts.push(`${d.kind === 'module' ? 'installed' : 'locked'} ${d.locked}`);
+  else if (d.selected) parts.push(`selects ${d.selected}`);
+  if (d.status === 'update-in-range' && d.newestMatching) parts.push(`${d.newestMatching} in range`);
+  if (d.newest && d.newest !== d.selected && d.newest !== d.locked) parts.push(`newest ${d.newest}`);
+  if (d.problem === 'network-disabled') parts.push('registry not asked');
+  else if (d.problem === 'unreachable') parts.push(`${d.host ?? 'registry'} unreachable`);
+  else if (d.status === 'not-found') parts.push('not found');
+  else if (d.status === 'unsatisfiable') parts.push('unsatisfiable');
+  else if (d.status === 'error') parts.push('error');
+  return parts.join(' · ');
+}
+
+function shortSource(s: string): string {
+  return s.length > 48 ? `${s.slice(0, 47)}…` : s;
+}
+
+const STATUS_TEXT: Record<Dependency['status'], string> = {
+  'up-to-date': 'up to date',
+  'update-in-range': 'a newer version matches the constraint',
+  'update-out-of-range': 'newer version outside the constraint',
+  unsatisfiable: 'unsatisfiable',
+  'not-found': 'not found',
+  error: 'error',
+};
+
+/** Markdown tooltip with every fact. */
+export function depTooltip(d: Dependency): string {
+  const rows: Array<[string, string | null]> = [
+    ['source', `\`${d.source}\``],
+    ['constraint', d.constraint ? `\`${d.constraint}\`` : null],
+    ...(d.childConstraints ?? []).map((c) => [`  from ${c.module}`, `\`${c.constraint}\``] as [string, string]),
+    [d.kind === 'module' ? 'installed' : 'locked', d.locked],
+    ['tofu init selects', d.selected],
+    ['newest matching', d.newestMatching],
+    ['newest', d.newest],
+  ];
+  const lines = [`**${d.kind} ${d.name}**: ${STATUS_TEXT[d.status]}`, ''];
+  for (const [k, v] of rows) if (v) lines.push(`${k}: ${v}  `);
+  if (d.message) lines.push('', d.message);
+  return lines.join('\n');
+}
+
+/** For menus: "dep.module.outdated", "dep.provider.current", … */
+function contextValue(d: Dependency): string {
+  const state = isOutdated(d) ? 'outdated' : d.status === 'unsatisfiable' ? 'unsatisfiable' : 'current';
+  return `dep.${d.kind}.${state}${d.site ? '.declared' : ''}`;
+}
+
+export function depNode(d: Dependency): DepsNode {
+  return {
+    kind: 'dep', id: `${d.dir}\u0000${d.kind}\u0000${d.name}`, dep: d, label: d.name,
+    description: depDescription(d), icon: depIcon(d), tooltip: depTooltip(d), contextValue: contextValue(d),
+  };
+}
+
+function visible(d: Dependency, onlyOutdated: boolean): boolean {
+  return !onlyOutdated || isOutdated(d);
+}
+
+export function dirNodes(graph: DependencyGraph, roots: string[], onlyOutdated: boolean): DepsNode[] {
+  return graph.directories
+    .filter((d) => d.modules.length + d.providers.length > 0)
+    .filter((d) => !onlyOutdated || [...d.modules, ...d.providers].some(isOutdated))
+    .map((d) => {
+      const outdated = [...d.modules, ...d.providers].filter(isOutdated).length;
+      return { kind: 'dir' as const, id: d.dir, dir: d.dir, label: dirLabel(d.dir, roots), outdated, description: outdated ? `${outdated} outdated` : '' };
+    })
+    .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+}
+
+export function groupNodes(d: DirectoryDependencies, onlyOutdated: boolean): DepsNode[] {
+  const out: DepsNode[] = [];
+  for (const group of ['modules', 'providers'] as const) {
+    const deps = d[group].filter((x) => visible(x, onlyOutdated));
+    if (!deps.length) continue;
+    const outdated = deps.filter(isOutdated).length;
+    out.push({ kind: 'group', id: `${d.dir}\u0000${group}`, dir: d.dir, group, label: group === 'modules' ? 'Modules' : 'Providers', deps,
+      description: `${deps.length}${outdated ? ` · ${outdated} outdated` : ''}` });
+  }
+  return out;
+}
+
+/** The dependency declared by a block: by directory, kind and name. */
+export function findDependency(graph: DependencyGraph | undefined, dir: string, kind: Dependency['kind'], name: string): Dependency | undefined {
+  const d = graph?.directories.find((x) => x.dir === dir);
+  return (kind === 'module' ? d?.modules : d?.providers)?.find((x) => x.name === name);
+}

@@ -1,0 +1,10 @@
+// Dependency overview: the workspace dependency graph (what each configuration depends on, what
+// is locked, what `tofu init` would select, what is newer) and constraint rewrites for upgrades.
+export * from './types';
+export { buildDependencyGraph, directoryDependencies, GraphOptions } from './graph';
+export { evaluateVersions, isNewer, Evaluation } from './status';
+export { rewriteConstraint, constraintEdit, applyEdits, TextEdit } from './rewrite';
+export { readLocalFacts, LocalFacts } from './collect';
+export { childProviderRequirements, ChildRequirement } from './children';
+export { planUpgradeToNewest, versionValueOf, UpgradePlan } from './upgrade';
+export { relockProviders, LockEngineMissingError, RelockRequest } from './relock';

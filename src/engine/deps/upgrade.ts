@@ -1,0 +1,59 @@
+// Planning an upgrade of one dependency against the CURRENT text of the file that declares it
+// (an editor buffer may differ from disk): find its `version` string again, rewrite the
+// constraint, and return the minimal edit. Pure: text in, plain data out.
+import { extractFile } from '../config/extract';
+import { parseConfig } from '../config/files';
+import type { ValueInfo } from '../config/extract';
+import { selectVersions } from '../versions/select';
+import { constraintEdit, rewriteConstraint, TextEdit } from './rewrite';
+import type { Dependency } from './types';
+
+export interface UpgradePlan {
+  /** The edit of the declaring file; absent when there is nothing to edit (see message). */
+  edit?: TextEdit;
+  /** The constraint after the edit (or the current one). */
+  constraint: string | null;
+  /** The version `tofu init -upgrade` selects after the edit. */
+  version: string | null;
+  /** Why nothing is edited, or what else is needed (e.g. a child module's constraint). */
+  message?: string;
+}
+
+/** The literal `version` value of the dependency's declaration in `text`, found by kind and name. */
+export function versionValueOf(dep: Pick<Dependency, 'kind' | 'name'>, text: string, filePath: string): { found: boolean; version: ValueInfo | null } {
+  const summary = extractFile(parseConfig(text, filePath), text);
+  if (dep.kind === 'module') {
+    const call = summary.modules.find((m) => m.name === dep.name);
+    return { found: !!call, version: call?.version ?? null };
+  }
+  const rp = summary.requiredProviders.find((p) => p.name === dep.name);
+  return { found: !!rp, version: rp?.version ?? null };
+}
+
+/** "Upgrade to newest": rewrite the constraint so that `tofu init -upgrade` selects `dep.newest`. */
+export function planUpgradeToNewest(dep: Dependency, text: string, filePath: string): UpgradePlan {
+  const target = dep.newest;
+  const rules = dep.kind;
+  if (!target) return { constraint: dep.constraint, version: null, message: `no version of ${dep.source} is known` };
+  const { found, version } = versionValueOf(dep, text, filePath);
+  if (!found) return { constraint: dep.constraint, version: null, message: `${dep.kind} "${dep.name}" is no longer declared in ${filePath}` };
+  if (!version) {
+    return { constraint: null, version: target, message: `${dep.kind} "${dep.name}" has no version constraint: tofu init -upgrade already selects ${target}` };
+  }
+  if (version.literal === null || !version.contentRange) return { constraint: null, version: null, message: 'the version argument is not a literal string' };
+  const current = version.literal;
+  if (selectVersions([target], current, rules).selected === target && !childBlocks(dep, target)) {
+    return { constraint: current, version: target, message: `"${current}" already allows ${target}` };
+  }
+  const next = rewriteConstraint(current, target, rules);
+  if (!next) return { constraint: current, version: null, message: `cannot rewrite "${current}" to reach ${target}` };
+  const edit = constraintEdit(text, version.contentRange, current, next);
+  if (!edit) return { constraint: current, version: null, message: `the version string "${current}" is not plain text (escapes or several lines)` };
+  const blocker = childBlocks(dep, target);
+  return { edit, constraint: next, version: blocker ? null : target, ...(blocker ? { message: `${blocker.module} requires "${blocker.constraint}", which excludes ${target}` } : {}) };
+}
+
+/** A child module's provider constraint that excludes `target`, if any. */
+function childBlocks(dep: Dependency, target: string): { module: string; constraint: string } | undefined {
+  return dep.childConstraints?.find((c) => selectVersions([target], c.constraint, 'provider').selected !== target);
+}
