@@ -23,7 +23,7 @@ import { coveredPlatforms, sumsPlatforms } from './coverage';
 import { HashGatherer, LockSource } from './gather';
 import { LockedProvider, readLockFile } from './read';
 import { canonicalConstraints, LOCK_FILE_NAME, LockEntry, normalizeHashes, renderLockFile } from './render';
-import { collectProviderRequirements, RequiredProviderInfo } from './requirements';
+import { collectProviderRequirements, ModuleDirResolver, problemText, RequiredProviderInfo } from './requirements';
 import type { LockFailure, LockFileReport, LockProgressEvent, LockReport } from './types';
 import { zipHashesOfSums } from '../mirror/signature';
 
@@ -41,7 +41,7 @@ export interface LockProvidersOptions {
   signal?: AbortSignal;
   onProgress?: (e: LockProgressEvent) => void;
   /** Reads non-local modules (default: installed ones, else fetched into the engine's cache directory). */
-  resolver?: Pick<ModuleResolver, 'resolve'>;
+  resolver?: ModuleDirResolver;
   /** Configuration text that differs from disk (unsaved editor buffers), by absolute path. */
   overlay?: ReadonlyMap<string, string>;
   /** Size cap per archive (default 2 GiB). */
@@ -184,7 +184,7 @@ async function composeHashes(p: PlannedProvider, got: PlatformHashes[], gatherer
 }
 
 /** Requirements, the current lock file and the version of every provider, for one directory. */
-async function planDirectory(dir: string, opts: LockProvidersOptions & { resolver: Pick<ModuleResolver, 'resolve'> }, gatherer: HashGatherer, notes: string[]):
+async function planDirectory(dir: string, opts: LockProvidersOptions & { resolver: ModuleDirResolver }, gatherer: HashGatherer, notes: string[]):
   Promise<{ plan: DirPlan; failures: LockFailure[] }> {
   const plan: DirPlan = { dir, path: join(dir, LOCK_FILE_NAME), lock: [], providers: [], failed: false };
   const failures: LockFailure[] = [];
@@ -193,7 +193,7 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
     failures.push({ dir, ...mirrorFailure(provider, version, '', step, detail) });
   };
   const reqs = await collectProviderRequirements(dir, { resolver: opts.resolver, overlay: opts.overlay });
-  for (const e of reqs.errors) fail('config', '', '', e.file ? `${e.file}${e.range ? `:${e.range.start.line + 1}` : ''}: ${e.message}` : e.message);
+  for (const e of reqs.errors) fail('config', '', '', problemText(e));
   if (reqs.builtIn.length) notes.push(`${dir}: not locked (built into OpenTofu): ${reqs.builtIn.join(', ')}`);
   try {
     plan.text = await fs.readFile(plan.path, 'utf8');
