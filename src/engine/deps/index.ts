@@ -7,4 +7,4 @@ export { rewriteConstraint, constraintEdit, applyEdits, TextEdit } from './rewri
 export { readLocalFacts, LocalFacts } from './collect';
 export { providerRequirements, graphModuleReader } from './children';
 export { planUpgradeToNewest, versionValueOf, UpgradePlan } from './upgrade';
-export { relockProviders, LockEngineMissingError, RelockRequest } from './relock';
+export { relockProviders, RelockRequest } from './relock';
