@@ -39,7 +39,7 @@ async function speed(report: BenchReporter, work: string): Promise<void> {
     const key = await makeSigningKey();
     const sources: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const rel = await buildRelease(join(work, 'pkgs'), { namespace: 'bench', type: `p${i}`, version: '1.0.0', platforms: PLATFORMS, binarySize: 512 * 1024 }, key);
+      const rel = await buildRelease(join(work, 'pkgs'), { namespace: 'bench', type: `p${i}`, version: '1.0.0', platforms: PLATFORMS, binarySize: 8 * 1024 * 1024 }, key);
       files.add(rel);
       reg.addProvider(providerDefinition(files, [rel], [key]));
       sources.push(`${reg.host}/bench/p${i}`);

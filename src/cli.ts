@@ -5,6 +5,7 @@ import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
 import { runTypes } from './cli/types';
+import { redactUrls } from './engine/net/http-errors';
 
 const USAGE = `usage: tofu-registry <command> [flags]
 
@@ -55,7 +56,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 2;
     }
     // Commands report their expected failures themselves; this is the last line of defence.
-    io.stderr(`tofu-registry ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(`tofu-registry ${command}: ${redactUrls(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   }
 }

@@ -181,7 +181,7 @@ export class MirrorSource implements ArchiveSource {
   private readonly versionDocs = new Map<string, Promise<Record<string, MirrorArchive>>>();
 
   constructor(private readonly client: NetworkMirrorClient, private readonly http: RegistryLike['http']) {
-    this.label = `network mirror ${client.baseUrl}`;
+    this.label = `network mirror ${shownUrl(client.baseUrl)}`;
   }
 
   listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
 import type { HttpClient } from '../net/http';
-import { shownUrl } from '../net/http-errors';
+import { redactUrls, shownUrl } from '../net/http-errors';
 import { splitSubdir } from '../addresses/module-source';
 
 export interface FetchOptions {
@@ -39,10 +39,9 @@ const DEFAULT_MAX_EXTRACTED = 256 * 1024 * 1024;
 const DEFAULT_MAX_ENTRIES = 20000;
 const DEFAULT_GIT_TIMEOUT = 10 * 60 * 1000;
 
-/** A module location as it may appear in messages: user information in the URL replaced by "***". */
+/** A module location as it may appear in messages (shownUrl: forced getters, user information, secret parameters). */
 export function shownLocation(location: string): string {
-  const m = /^([a-z][a-z0-9]*::)(.*)$/is.exec(location);
-  return m ? m[1] + shownUrl(m[2]) : shownUrl(location);
+  return shownUrl(location);
 }
 
 /** A relative path inside an archive or a `//subdir`: no absolute paths, drive letters or `..`. */
@@ -302,9 +301,9 @@ async function treeSize(dir: string, maxBytes: number, maxEntries: number): Prom
   return { bytes, entries };
 }
 
-/** git's last stderr line without the URL's user information (git may echo the URL as given). */
+/** git's last stderr line without the URL's secrets (git may echo the URL as given, or decoded). */
 function redact(line: string, url: string): string {
-  let out = line.split(url).join(shownUrl(url));
+  let out = redactUrls(line.split(url).join(shownUrl(url)));
   try {
     const u = new URL(url);
     for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');
