@@ -122,6 +122,20 @@ export class RegistrySource implements ArchiveSource {
         throw new MirrorStepError('shasum', `archive ${shownUrl(meta.downloadUrl)} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
       }
     }
+    // h1: (a worker thread inflates every entry) runs while SHA256SUMS and its signature are checked.
+    const h1 = h1OfZip(file, ctx.signal);
+    const verified = this.verifySums(meta, shasum, documents);
+    await Promise.allSettled([h1, verified]); // neither outlives this step (the file may be removed next)
+    await verified;
+    try {
+      return { hashes: { h1: await h1, zh: 'zh:' + sha256, size }, downloaded };
+    } catch (err) {
+      throw new MirrorStepError('archive', `archive ${shownUrl(meta.downloadUrl)} is not a readable zip: ${errorText(err)}`);
+    }
+  }
+
+  /** The archive's shasum is listed in SHA256SUMS, whose signature is valid (else a MirrorStepError). */
+  private async verifySums(meta: ProviderPackageMeta, shasum: string, documents: Promise<{ doc: Buffer; sig: Buffer }>): Promise<void> {
     let docs: { doc: Buffer; sig: Buffer };
     try {
       docs = await documents;
@@ -132,13 +146,6 @@ export class RegistrySource implements ArchiveSource {
     if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
     const sig = await this.verify(meta, docs);
     if (!sig.ok) throw new MirrorStepError('signature', `${sig.message} (${shownUrl(meta.shasumsSignatureUrl)})`);
-    let h1: string;
-    try {
-      h1 = await h1OfZip(file, ctx.signal);
-    } catch (err) {
-      throw new MirrorStepError('archive', `archive ${shownUrl(meta.downloadUrl)} is not a readable zip: ${errorText(err)}`);
-    }
-    return { hashes: { h1, zh: 'zh:' + sha256, size }, downloaded };
   }
 
   /** SHA256SUMS and SHA256SUMS.sig, fetched once per URL pair (shared by every platform). */

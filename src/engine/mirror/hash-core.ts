@@ -1,0 +1,99 @@
+// Provider package hashes exactly as OpenTofu computes them (internal/getproviders/hash.go):
+//
+//   zh:  lowercase hex sha256 of the .zip file itself (PackageHashLegacyZipSHA).
+//   h1:  Go's golang.org/x/mod/sumdb/dirhash Hash1 as applied by dirhash.HashZip to the archive
+//        (PackageHashV1 on a PackageLocalArchive): sort the entry names (byte order, as Go's
+//        sort.Strings), one line per entry `hex(sha256(content)) + "  " + name + "\n"`, then
+//        "h1:" + base64(sha256(all lines)).
+//
+// Directory entries. dirhash.HashZip lists EVERY entry of the zip's central directory, so a
+// directory entry such as "docs/" becomes a line with the sha256 of empty content
+// (e3b0c442…b855). OpenTofu's unpacked-directory path (dirhash.HashDir) only walks regular
+// files, so the same package unpacked hashes WITHOUT those lines. We follow HashZip — that is what
+// `tofu providers mirror` writes for an archive and what `tofu init` checks an archive against —
+// and `hashDirectoryEntries` in the tests pins this choice. Entry names are the raw bytes from
+// the central directory (no CP437/UTF-8 re-decoding, no Info-ZIP unicode-path extra field),
+// like Go's archive/zip. Duplicate names: Go keeps one map entry per name (the last one), so
+// every occurrence hashes the content of the last entry with that name; we do the same.
+//
+// This file is the in-thread implementation; hash.ts runs it on worker threads (hash-pool.ts).
+//
+// Streaming: the zip is read through yauzl with lazy entries and each entry is piped through a
+// sha256; nothing is held in memory but the list of entry names. While downloading, zh: and the
+// size come from the bytes as they are written (see download.ts); h1: needs the central
+// directory at the end of the file, so it is a second pass over the file on disk (page cache).
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Writable } from 'node:stream';
+import * as yauzl from 'yauzl';
+
+/** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
+export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
+
+/** sha256 (hex) and size of a file, streamed. */
+export async function sha256FileHere(path: string, signal?: AbortSignal): Promise<{ sha256: string; size: number }> {
+  const h = createHash('sha256');
+  let size = 0;
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), new Writable({
+    write(chunk: Buffer, _enc, cb) { h.update(chunk); size += chunk.length; cb(); },
+  }), { signal });
+  return { sha256: h.digest('hex'), size };
+}
+
+/** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
+export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
+  const zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
+  try {
+    const entries: yauzl.Entry[] = [];
+    let declared = 0;
+    for await (const entry of zip.eachEntry()) {
+      signal?.throwIfAborted();
+      // yauzl holds every entry to its declared size (validateEntrySizes), so this bounds the
+      // work of hashing a hostile archive (a "zip bomb" from an unverified source).
+      declared += entry.uncompressedSize;
+      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
+      // Keep a private copy of the raw name: Go's file.Name is the raw bytes.
+      (entry as { fileNameRaw: Buffer }).fileNameRaw = Buffer.from(entry.fileNameRaw);
+      entries.push(entry);
+    }
+    // dirhash.HashZip: names in central-directory order, then map name -> last entry with that name.
+    const byName = new Map<string, yauzl.Entry>();
+    for (const e of entries) byName.set(e.fileNameRaw.toString('latin1'), e);
+    const names = entries.map((e) => e.fileNameRaw).sort(Buffer.compare);
+    const outer = createHash('sha256');
+    const contentHashes = new Map<yauzl.Entry, string>();
+    for (const name of names) {
+      if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
+      const entry = byName.get(name.toString('latin1'))!;
+      let hex = contentHashes.get(entry);
+      if (hex === undefined) {
+        hex = await hashEntry(zip, entry, signal);
+        contentHashes.set(entry, hex);
+      }
+      outer.update(hex + '  ');
+      outer.update(name);
+      outer.update('\n');
+    }
+    return 'h1:' + outer.digest('base64');
+  } finally {
+    zip.close();
+  }
+}
+
+async function hashEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, signal?: AbortSignal): Promise<string> {
+  if (entry.isEncrypted()) throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} is encrypted`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+    throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} uses unsupported compression method ${entry.compressionMethod}`);
+  }
+  const h = createHash('sha256');
+  const stream = await zip.openReadStreamPromise(entry);
+  await pipeline(stream, new Writable({ write(chunk: Buffer, _e, cb) { h.update(chunk); cb(); } }), { signal });
+  return h.digest('hex');
+}
+
+/** Both hashes of an archive, in this thread: zh: (whole file) and h1: (entries), read concurrently. */
+export async function hashPackageHere(path: string, signal?: AbortSignal): Promise<{ h1: string; zh: string; size: number }> {
+  const [{ sha256, size }, h1] = await Promise.all([sha256FileHere(path, signal), h1OfZipHere(path, signal)]);
+  return { h1, zh: 'zh:' + sha256, size };
+}
