@@ -27,7 +27,7 @@ export interface StreamedFile {
   size: number;
 }
 
-const WRITE_BUFFER = 1 << 20;
+const WRITE_BUFFER = 256 * 1024;
 
 export class DownloadTooLargeError extends Error {}
 /** The body ended before the announced Content-Length. */
@@ -51,7 +51,7 @@ export async function downloadToFile(http: ArchiveDownloader, url: string, dest:
       throw new DownloadTooLargeError(`${shown} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
     }
     let lastReport = 0;
-    // 1 MiB buffers: the many small TLS-record chunks of a download reach the disk in few writev
+    // 256 KiB buffers: the many small TLS-record chunks of a download reach the disk in few writev
     // calls instead of one write (and one thread-pool round trip) each.
     const meter = new Transform({
       highWaterMark: WRITE_BUFFER,

@@ -4,9 +4,10 @@
 //
 // The worker is hash-worker.js next to this module: dist/hash-worker.js beside the bundles
 // (scripts/build.mjs), out/src/engine/mirror/hash-worker.js when compiled. Workers start on first
-// use, keep the process alive only while they have a task, and are replaced after a crash or a
-// cancelled task. When no worker can start (file missing, threads unavailable) the pool reports
-// itself unavailable and hash.ts hashes in this thread instead.
+// use (as many as the cores but one, at most 4), keep the process alive only while they have a
+// task, and are replaced after a crash or a cancelled task. When no worker can start (file
+// missing, threads unavailable) the pool reports itself unavailable and hash.ts hashes in this
+// thread instead.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -38,7 +39,7 @@ interface Slot {
 }
 
 export interface HashPoolOptions {
-  /** Most workers at once (default: the cores available, at most 4). 0: never use workers. */
+  /** Most workers at once (default: the cores available but one, at least 1, at most 4). 0: never use workers. */
   size?: number;
   /** The worker entry file (default: hash-worker.js beside this module). */
   workerFile?: string;
@@ -62,7 +63,8 @@ export class HashPool {
   constructor(private readonly opts: HashPoolOptions = {}) {}
 
   get size(): number {
-    return this.opts.size ?? Math.max(1, Math.min(availableParallelism(), 4));
+    // One core stays with the thread that downloads (TLS, disk writes), which feeds the workers.
+    return this.opts.size ?? Math.max(1, Math.min(availableParallelism() - 1, 4));
   }
 
   stats(): HashPoolStats {
@@ -109,7 +111,9 @@ export class HashPool {
   private spawn(): Slot | undefined {
     let worker: Worker;
     try {
-      worker = new Worker(this.opts.workerFile ?? join(__dirname, 'hash-worker.js'));
+      // A small young generation: the worker's read buffers are collected often (its peak memory
+      // counts in the mirror's RSS budget).
+      worker = new Worker(this.opts.workerFile ?? join(__dirname, 'hash-worker.js'), { resourceLimits: { maxYoungGenerationSizeMb: 1 } });
     } catch {
       this.giveUp();
       return undefined;
