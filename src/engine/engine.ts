@@ -80,6 +80,7 @@ export class Engine {
   private settings?: CliSettings;
   private cliFiles?: CliConfigFile[];
   private trust?: string;
+  private readonly contexts = new Map<string, string>();
   private readonly log?: (entry: LogEntry) => void;
 
   constructor(readonly options: EngineOptions = {}) {
@@ -130,9 +131,15 @@ export class Engine {
    * obtained under other settings — another trust, another identity, another services URL.
    */
   answerContext(hosts: string[]): string {
-    this.trust ??= trustFingerprint(this.options);
-    const perHost = hosts.map((h) => [h, this.credentials.sourceKey(h), this.cliSettings().hosts.get(h)?.services ?? null]);
-    return createHash('sha256').update(JSON.stringify([this.trust, perHost])).digest('hex').slice(0, 16);
+    const memo = hosts.join(' ');
+    let ctx = this.contexts.get(memo); // (on the editor's hot path: peekModuleVersions)
+    if (ctx === undefined) {
+      this.trust ??= trustFingerprint(this.options);
+      const perHost = hosts.map((h) => [h, this.credentials.sourceKey(h), this.cliSettings().hosts.get(h)?.services ?? null]);
+      ctx = createHash('sha256').update(JSON.stringify([this.trust, perHost])).digest('hex').slice(0, 16);
+      this.contexts.set(memo, ctx);
+    }
+    return ctx;
   }
 
   /**
@@ -208,6 +215,7 @@ export class Engine {
     this.settings = undefined;
     this.cliFiles = undefined;
     this.trust = undefined;
+    this.contexts.clear();
     await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.providerVersions.clear()]);
   }
 

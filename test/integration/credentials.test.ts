@@ -43,7 +43,8 @@ describe('credentials helper (trusted workspace)', function () {
     const doc = await openFile('helper.tf', `module "net" {\n  source  = "${reg.host}/acme/network/aws"\n  version = ""\n}\n`);
     const labels = versionLabels(await completions(doc, positionOf(doc, 'version = ""', 11)));
     assert.equal(labels.length, 9);
-    assert.deepEqual(ok.calls().map((c) => c.slice(-2)), [['get', reg.host]]);
+    // (Other open documents may make it ask for other hosts too — it has nothing for them.)
+    assert.deepEqual(ok.calls().filter((c) => c.at(-1) === reg.host).map((c) => c.slice(-2)), [['get', reg.host]]);
     const api2 = reg.server.requests.filter((r) => r.path.startsWith('/v1/') || r.path.startsWith('/.well-known/'));
     assert.ok(api2.length >= 2 && api2.every((r) => r.authorization === `Bearer ${TOKEN}`));
     assert.equal(reg.second.requests.length, 0);
@@ -55,7 +56,7 @@ describe('credentials helper (trusted workspace)', function () {
     const [d] = await waitForCodes(doc2.uri, ['auth']);
     assert.match(d.message, /credentials_helper "ittest" \(.*terraform-credentials-ittest\) gave no token: exited with code 3: it-helper: vault is sealed/);
     assert.ok(!d.message.includes('SECOND-LINE-NOT-SHOWN'));
-    assert.equal(failing.calls().length, 1);
+    assert.equal(failing.calls().filter((c) => c.at(-1) === reg.host).length, 1);
     const logFile = vscode.Uri.joinPath(api.logUri, 'OpenTofu Registry.log').fsPath;
     const log = await waitFor('the helper failure in the log', () => {
       const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
