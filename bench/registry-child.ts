@@ -30,16 +30,16 @@ async function child(): Promise<void> {
     sources.push(`${reg.host}/bench/p${i}`);
   }
   reg.server.route('/', async () => { await new Promise((r) => setTimeout(r, args.latencyMs)); return false; });
+  const stop = () => void reg.stop().finally(() => {
+    rmSync(testPki().dir, { recursive: true, force: true });
+    process.exit(0);
+  });
   process.on('message', (msg: string) => {
     if (msg === 'requests') process.send!({ requests: reg.server.requests.length });
     else if (msg === 'reset') { reg.server.resetLog(); process.send!({ reset: true }); }
-    else if (msg === 'stop') {
-      void reg.stop().finally(() => {
-        rmSync(testPki().dir, { recursive: true, force: true });
-        process.exit(0);
-      });
-    }
+    else if (msg === 'stop') stop();
   });
+  process.on('disconnect', stop); // the benchmark went away without saying so
   process.send!({ host: reg.host, caCertPath: reg.caCertPath, sources });
 }
 
