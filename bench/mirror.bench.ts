@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { BenchReporter } from './index';
 import { Engine } from '../src/engine/engine';
 import { hashPackage, mirrorProviders, zipHashOfFile } from '../src/engine/mirror';
-import { hashingStats } from '../src/engine/mirror/hash';
+import { configureHashing, hashingStats } from '../src/engine/mirror/hash';
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../test/support/provider-packages';
 import { startTestRegistry } from '../test/support/registry-server';
 import { writeConfigDir } from './mirror-child';
@@ -84,6 +84,11 @@ async function speed(report: BenchReporter, work: string): Promise<void> {
     report.note(`samples: sequential ${seqMs.map((x) => x.toFixed(0)).join(' / ')} ms, parallel ${parMs.map((x) => x.toFixed(0)).join(' / ')} ms`);
     const pool = hashingStats();
     report.note(`hashing: ${pool.workers} worker threads answered ${pool.completed} tasks${pool.unavailable ? ' (workers unavailable: hashed in the main thread)' : ''}`);
+    // The same parallel run with every hash in the main thread (as before the worker pool).
+    await configureHashing({ size: 0 });
+    const inThread = (await timed(join(work, 'out-par-inthread'), 8)).ms;
+    await configureHashing({});
+    report.note(`parallel (c=8) with hashing in the main thread instead (TOFU_REGISTRY_HASH_WORKERS=0): ${inThread.toFixed(0)} ms (${(seq / inThread).toFixed(1)}× sequential)`);
 
     // Unchanged re-run, as `tofu-registry mirror` runs it: a new engine over the same disk cache.
     await reply(child, 'reset');
