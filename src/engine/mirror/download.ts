@@ -41,19 +41,21 @@ export async function downloadToFile(http: ArchiveDownloader, url: string, dest:
   const shown = shownUrl(url);
   let size = 0;
   let total: number | undefined;
+  // Opened before the request: nothing may be awaited between the response and reading its body
+  // (an error of an unread body would have no listener).
+  const file = await fs.open(dest, 'wx');
   try {
-    const res = await http.download(url, { maxBytes: opts.maxBytes, signal: opts.signal });
-    const lenHeader = res.headers['content-length'];
-    total = typeof lenHeader === 'string' && /^\d+$/.test(lenHeader) ? Number(lenHeader) : undefined;
-    if (total !== undefined && total > opts.maxBytes) {
-      res.body.destroy();
-      throw new DownloadTooLargeError(`${shown} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
-    }
-    let lastReport = 0;
-    // The body's chunks (TLS records, ~16 KiB) are hashed as they arrive and written in batches of
-    // 256 KiB with one writev each: no stream stage, thread-pool round trip or syscall per chunk.
-    const file = await fs.open(dest, 'wx');
     try {
+      const res = await http.download(url, { maxBytes: opts.maxBytes, signal: opts.signal });
+      const lenHeader = res.headers['content-length'];
+      total = typeof lenHeader === 'string' && /^\d+$/.test(lenHeader) ? Number(lenHeader) : undefined;
+      if (total !== undefined && total > opts.maxBytes) {
+        res.body.destroy();
+        throw new DownloadTooLargeError(`${shown} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
+      }
+      let lastReport = 0;
+      // The body's chunks (TLS records, ~16 KiB) are hashed as they arrive and written in batches
+      // of 256 KiB with one writev each: no stream stage, thread-pool round trip or syscall per chunk.
       let batch: Buffer[] = [];
       let batched = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {

@@ -16,34 +16,122 @@
 // like Go's archive/zip. Duplicate names: Go keeps one map entry per name (the last one), so
 // every occurrence hashes the content of the last entry with that name; we do the same.
 //
-// This file is the in-thread implementation; hash.ts runs it on worker threads (hash-pool.ts).
+// This file is the implementation; hash.ts runs it on worker threads (hash-pool.ts), where files
+// are read synchronously (no thread-pool round trip per read), or in the calling thread.
 //
 // Streaming: the zip is read through yauzl with lazy entries and each entry is piped through a
 // sha256; nothing is held in memory but the list of entry names. While downloading, zh: and the
 // size come from the bytes as they are written (see download.ts); h1: needs the central
 // directory at the end of the file, so it is a second pass over the file on disk (page cache).
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { close, closeSync, createReadStream, fstat, fstatSync, open, openSync, read, readSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import * as yauzl from 'yauzl';
 
 /** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
 export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
 
-/** sha256 (hex) and size of a file, streamed. */
-export async function sha256FileHere(path: string, signal?: AbortSignal): Promise<{ sha256: string; size: number }> {
+/** Reads of 512 KiB: yauzl's own reader reads 16 KiB at a time, one after the other. */
+const READ_CHUNK = 512 * 1024;
+
+/**
+ * sha256 (hex) and size of a file, streamed. `sync`: read synchronously into one reused buffer (for
+ * a worker thread, which has nothing else to do meanwhile).
+ */
+export async function sha256FileHere(path: string, signal?: AbortSignal, sync = false): Promise<{ sha256: string; size: number }> {
   const h = createHash('sha256');
   let size = 0;
+  if (sync) {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(1 << 20);
+      for (let n; (n = readSync(fd, buf, 0, buf.length, size)) > 0; size += n) h.update(buf.subarray(0, n));
+    } finally {
+      closeSync(fd);
+    }
+    return { sha256: h.digest('hex'), size };
+  }
   await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), new Writable({
     write(chunk: Buffer, _enc, cb) { h.update(chunk); size += chunk.length; cb(); },
   }), { signal });
   return { sha256: h.digest('hex'), size };
 }
 
+type ReaderClass = new (fd: number, sync: boolean) => yauzl.RandomAccessReader;
+let readerClass: ReaderClass | undefined;
+
+/**
+ * yauzl's RandomAccessReader over a file descriptor, in READ_CHUNK reads, synchronous or not. Made
+ * on first use: `yauzl` loads lazily in the bundles (activation must not load it).
+ */
+function fileReader(): ReaderClass {
+  return (readerClass ??= class FileRangeReader extends yauzl.RandomAccessReader {
+    private closed = false;
+    constructor(private readonly fd: number, private readonly sync: boolean) { super(); }
+
+    override _readStreamForRange(start: number, end: number): Readable {
+      let pos = start;
+      const reader = this;
+      return new Readable({
+        highWaterMark: READ_CHUNK,
+        read() {
+          const n = Math.min(READ_CHUNK, end - pos);
+          if (n <= 0) { this.push(null); return; }
+          const buf = Buffer.allocUnsafe(n);
+          reader.readAt(buf, 0, n, pos, (err, got) => {
+            if (err) return this.destroy(err);
+            if (got === 0) return this.destroy(new Error('unexpected end of file'));
+            pos += got;
+            this.push(got === n ? buf : buf.subarray(0, got));
+          });
+        },
+      });
+    }
+
+    override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
+      const more = (err: Error | null, got: number): void => {
+        if (err) return callback(err);
+        if (got === length) return callback(null);
+        if (got === 0) return callback(new Error('unexpected end of file'));
+        offset += got; position += got; length -= got;
+        this.readAt(buffer, offset, length, position, more);
+      };
+      this.readAt(buffer, offset, length, position, more);
+    }
+
+    override close(callback: (err: Error | null) => void): void {
+      if (this.closed) return callback(null);
+      this.closed = true;
+      if (this.sync) { try { closeSync(this.fd); callback(null); } catch (err) { callback(err as Error); } } else close(this.fd, (err) => callback(err));
+    }
+
+    private readAt(buf: Buffer, offset: number, length: number, position: number, cb: (err: Error | null, got: number) => void): void {
+      if (!this.sync) return read(this.fd, buf, offset, length, position, (err, got) => cb(err, got));
+      let got: number;
+      try { got = readSync(this.fd, buf, offset, length, position); } catch (err) { return cb(err as Error, 0); }
+      cb(null, got);
+    }
+  });
+}
+
+/** The zip at `path` through fileReader (the caller closes it). */
+async function openZip(path: string, sync: boolean): Promise<yauzl.ZipFile> {
+  const fd = sync ? openSync(path, 'r') : await promisify(open)(path, 'r');
+  const reader = new (fileReader())(fd, sync);
+  try {
+    const size = sync ? fstatSync(fd).size : (await promisify(fstat)(fd)).size;
+    return await yauzl.fromRandomAccessReaderPromise(reader, size, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
+  } catch (err) {
+    reader.close(() => undefined);
+    throw err;
+  }
+}
+
 /** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
-export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
+export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES, sync = false): Promise<string> {
+  const zip = await openZip(path, sync);
   try {
     const entries: yauzl.Entry[] = [];
     let declared = 0;
@@ -93,7 +181,7 @@ async function hashEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, signal?: AbortS
 }
 
 /** Both hashes of an archive, in this thread: zh: (whole file) and h1: (entries), read concurrently. */
-export async function hashPackageHere(path: string, signal?: AbortSignal): Promise<{ h1: string; zh: string; size: number }> {
-  const [{ sha256, size }, h1] = await Promise.all([sha256FileHere(path, signal), h1OfZipHere(path, signal)]);
+export async function hashPackageHere(path: string, signal?: AbortSignal, sync = false): Promise<{ h1: string; zh: string; size: number }> {
+  const [{ sha256, size }, h1] = await Promise.all([sha256FileHere(path, signal, sync), h1OfZipHere(path, signal, MAX_UNCOMPRESSED_BYTES, sync)]);
   return { h1, zh: 'zh:' + sha256, size };
 }

@@ -7,9 +7,10 @@ import type { HashTask } from './hash-pool';
 
 async function run(task: HashTask): Promise<unknown> {
   switch (task.op) {
-    case 'sha256': return sha256FileHere(task.path);
-    case 'h1': return h1OfZipHere(task.path, undefined, task.maxUncompressedBytes);
-    case 'package': return hashPackageHere(task.path);
+    // Synchronous reads: this thread has nothing else to do, and no thread-pool round trip per read.
+    case 'sha256': return sha256FileHere(task.path, undefined, true);
+    case 'h1': return h1OfZipHere(task.path, undefined, task.maxUncompressedBytes, true);
+    case 'package': return hashPackageHere(task.path, undefined, true);
   }
 }
 
