@@ -38,11 +38,22 @@ export function proxySettings(env: NodeJS.ProcessEnv, proxy?: string, extraNoPro
   return { httpsProxy: httpsProxy || undefined, noProxy: parts.length ? parts.join(',') : fromEnv };
 }
 
+// Secure contexts by the extra CAs they add: one per set in the process, as building one from
+// ~150 PEM roots costs tens of ms of CPU (each new engine — a settings change, a benchmark run —
+// would pay it again).
+const secureContexts = new Map<string, ReturnType<typeof createSecureContext>>();
+
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const extra = extraCaCertificates(opts.env, opts.caFiles);
-  // One secure context for every connection: building it from ~150 PEM roots per TLS handshake
-  // cost tens of ms of CPU each (it dominated a parallel provider mirror run).
-  const tls = extra.length ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...extra] }) } : {};
+  // One secure context for every connection: building it per TLS handshake cost tens of ms of
+  // CPU each (it dominated a parallel provider mirror run).
+  let secureContext;
+  if (extra.length) {
+    const key = extra.join('\n');
+    secureContext = secureContexts.get(key) ?? createSecureContext({ ca: [...rootCertificates, ...extra] });
+    secureContexts.set(key, secureContext);
+  }
+  const tls = secureContext ? { secureContext } : {};
   const connect = { ...tls, timeout: opts.connectTimeoutMs };
   const { httpsProxy, noProxy } = proxySettings(opts.env, opts.proxy, opts.noProxy);
   if (httpsProxy) {
