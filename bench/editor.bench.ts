@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReporter } from './index';
+import { tempDir } from '../test/support/temp';
 import { parseConfig } from '../src/engine/config';
 import { versionCompletions } from '../src/editor/logic/completion';
 import { computeDiagnostics } from '../src/editor/logic/diagnostics';
@@ -103,23 +104,50 @@ export async function run(report: BenchReporter): Promise<void> {
       const total = vendor.reduce((n, [, b]) => n + b, 0);
       report.note(`loaded on first use, not at activation: dist/vendor/ ${vendor.map(([f, b]) => `${f} ${(b / 1e3).toFixed(0)} kB`).join(', ')} — ${((size + total) / 1e6).toFixed(2)} MB with the bundle`);
     }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Module = require('node:module') as { _load: (req: string, ...rest: unknown[]) => unknown };
-    const orig = Module._load;
-    // Any property of the shim is the shim again; the bundle's namespace import reads through its prototype.
-    const deep: object = new Proxy(function () { /* shim */ }, { get: (_t, k) => (k === 'then' ? undefined : deep), construct: () => deep, apply: () => deep });
-    const shim = Object.create(new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : deep) })) as object;
-    Module._load = function (req: string, ...rest: unknown[]) { return req === 'vscode' ? shim : orig.call(this, req, ...rest); };
-    try {
-      t = performance.now();
-      require(bundle);
-      report.result('bundle load time (require dist/extension.js)', `${(performance.now() - t).toFixed(1)} ms`);
-    } finally { Module._load = orig; }
+    const { loadMs, activateMs, vendorLoaded } = loadAndActivate(bundle);
+    report.result('bundle evaluation (require dist/extension.js)', `${loadMs.toFixed(1)} ms`);
+    report.result('bundle evaluation + activate() (in-process stand-in)', `${(loadMs + activateMs).toFixed(1)} ms`, '≤ 50 ms', loadMs + activateMs <= 50);
+    report.note(vendorLoaded.length ? `loaded at activation from dist/vendor/: ${vendorLoaded.join(', ')}` : 'nothing from dist/vendor/ loaded at activation');
   }
   const act = join(ROOT, 'test-output', 'activation.json');
   if (existsSync(act)) {
-    const a = JSON.parse(readFileSync(act, 'utf8')) as { activationMs: number; loadAndActivateMs?: number; vscode: string };
-    report.result('activate() in a real extension host (last test run)', `${a.activationMs.toFixed(1)} ms`, '≤ 100 ms', a.activationMs <= 100);
-    if (a.loadAndActivateMs !== undefined) report.result('bundle evaluation + activate() (same run)', `${a.loadAndActivateMs.toFixed(1)} ms`, '≤ 100 ms', a.loadAndActivateMs <= 100);
+    const a = JSON.parse(readFileSync(act, 'utf8')) as { activationMs: number; loadAndActivateMs?: number; sinceLoadMs?: number; vscode: string };
+    report.result('activate() in a real extension host (last test run)', `${a.activationMs.toFixed(1)} ms`, '≤ 50 ms', a.activationMs <= 50);
+    if (a.loadAndActivateMs !== undefined) report.result('bundle evaluation + activate() (same run)', `${a.loadAndActivateMs.toFixed(1)} ms`, '≤ 50 ms', a.loadAndActivateMs <= 50);
+    if (a.sinceLoadMs !== undefined) report.note(`from loading the bundle to the end of activate(), including the host's own work in between: ${a.sinceLoadMs.toFixed(1)} ms (VS Code ${a.vscode})`);
   } else report.note('activation time: run the integration tests first (writes test-output/activation.json)');
+}
+
+/**
+ * Loads the extension bundle and runs activate() against a stand-in for the `vscode` module: every
+ * API not listed here is a callable that returns itself, enough for registration calls.
+ */
+function loadAndActivate(bundle: string): { loadMs: number; activateMs: number; vendorLoaded: string[] } {
+  const storage = tempDir('tofu-registry-bench-activate-');
+  const deep: object = new Proxy(function () { /* stand-in */ }, { get: (_t, k) => (k === 'then' ? undefined : deep), construct: () => deep, apply: () => deep });
+  const uri = (fsPath: string) => ({ fsPath, scheme: 'file', path: fsPath, toString: () => `file://${fsPath}` });
+  const real: Record<string, unknown> = {
+    version: '1.90.0',
+    Uri: { file: uri, joinPath: (base: { fsPath: string }, ...parts: string[]) => uri(join(base.fsPath, ...parts)) },
+    workspace: new Proxy({ isTrusted: true, textDocuments: [], workspaceFolders: undefined, getConfiguration: () => ({ get: () => undefined }) }, { get: (t, k) => (k in t ? t[k as keyof typeof t] : deep) }),
+  };
+  // Own properties for the APIs above, the stand-in for the rest (the bundle's namespace import copies own properties and reads through the prototype).
+  const shim = Object.assign(Object.create(new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : deep) })) as object, real);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Module = require('node:module') as { _load: (req: string, ...rest: unknown[]) => unknown };
+  const orig = Module._load;
+  Module._load = function (req: string, ...rest: unknown[]) { return req === 'vscode' ? shim : orig.call(this, req, ...rest); };
+  const before = new Set(Object.keys(require.cache));
+  try {
+    const t0 = performance.now();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const ext = require(bundle) as { activate(ctx: unknown): { dispose?: () => void } };
+    const t1 = performance.now();
+    const context = { subscriptions: [] as { dispose(): unknown }[], globalStorageUri: uri(storage), logUri: uri(storage) };
+    ext.activate(context);
+    const t2 = performance.now();
+    for (const d of context.subscriptions) try { d.dispose(); } catch { /* stand-in disposables */ }
+    const vendorLoaded = Object.keys(require.cache).filter((k) => !before.has(k) && k.includes(`${join('dist', 'vendor')}`)).map((k) => k.split(/[\\/]/).pop()!);
+    return { loadMs: t1 - t0, activateMs: t2 - t1, vendorLoaded };
+  } finally { Module._load = orig; }
 }

@@ -11,8 +11,7 @@
 //  4. Hashing throughput (zh: alone, and h1:+zh:) vs `sha256sum` on the same archive.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReporter } from './index';
 import { Engine } from '../src/engine/engine';
@@ -22,13 +21,14 @@ import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '
 import { startTestRegistry } from '../test/support/registry-server';
 import { writeConfigDir } from './mirror-child';
 import type { RegistryChildArgs } from './registry-child';
+import { tempDir } from '../test/support/temp';
 
 export const title = 'Provider mirror (issue 5)';
 
 const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_arm64', 'windows_amd64'];
 
 export async function run(report: BenchReporter): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'bench-mirror-'));
+  const work = tempDir('bench-mirror-');
   try {
     await speed(report, work);
     await memory(report, work);

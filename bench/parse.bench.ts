@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BenchReporter } from './index';
+import { median, reportAgainstHcl2json } from './compare';
 import { extractFile, parseHcl } from '../src/engine/config';
 
 export const title = 'Configuration parser (shared corpus, parse + extraction)';
@@ -17,11 +18,6 @@ function files(dir: string): string[] {
     else if (n.endsWith('.tf')) out.push(p);
   }
   return out;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
 }
 
 export async function run(report: BenchReporter): Promise<void> {
@@ -57,11 +53,6 @@ export async function run(report: BenchReporter): Promise<void> {
   const refMs: number[] = [];
   for (let i = 0; i < 3; i++) refMs.push(await ref());
 
-  const o = median(oursMs);
-  const r = median(refMs);
-  const throughput = mb / (o / 1000);
-  report.result('parse + extract throughput (median of 15)', `${throughput.toFixed(1)} MB/s`, '>= 40 MB/s', throughput >= 40);
-  report.result('hcl2json throughput (median of 3)', `${(mb / (r / 1000)).toFixed(1)} MB/s`);
-  report.result('speed-up vs hcl2json', `${(r / o).toFixed(1)}x`, '>= 10x', r / o >= 10);
-  report.note(`ours ${o.toFixed(1)} ms/pass (min ${Math.min(...oursMs).toFixed(1)}), hcl2json ${r.toFixed(0)} ms/pass (checksum ${sink % 7})`);
+  reportAgainstHcl2json(report, { ours: 'parse + extract throughput (median of 15)', ref: 'hcl2json throughput (median of 3)', ratio: 'speed-up vs hcl2json' }, mb, oursMs, refMs);
+  report.note(`ours ${median(oursMs).toFixed(1)} ms/pass (min ${Math.min(...oursMs).toFixed(1)}), hcl2json ${median(refMs).toFixed(0)} ms/pass (checksum ${sink % 7})`);
 }

@@ -1,13 +1,12 @@
 // Registry engine targets: warm-cache `versions` lookup ≤ 1 ms in-process (measured against the
 // cold lookup of the same run as baseline), and 100 concurrent lookups of one module → exactly
 // 1 discovery and 1 versions request (counted on the test registry).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { BenchReporter } from './index';
 import { Engine } from '../src/engine/engine';
 import { selectVersions } from '../src/engine/versions';
 import { startTestRegistry } from '../test/support/registry-server';
+import { tempDir } from '../test/support/temp';
 
 export const title = 'registry engine';
 
@@ -45,7 +44,7 @@ export async function run(report: BenchReporter): Promise<void> {
     await fresh.dispose();
 
     // a restarted process (the CLI's second run): a new Engine over the same disk cache
-    const cacheDir = mkdtempSync(join(tmpdir(), 'tofu-registry-bench-'));
+    const cacheDir = tempDir('tofu-registry-bench-');
     try {
       const first = new Engine({ env: {}, caFiles: [reg.caCertPath], cacheDir });
       await first.listModuleVersions(addr);

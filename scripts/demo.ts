@@ -1,11 +1,12 @@
 // npm run demo: the main job on the embedded default, no internet needed. Starts the demo
 // registry (HTTPS on 127.0.0.1 with a throwaway CA), then runs the real CLI (dist/cli.js) against
 // it the way a person or a pipeline would: inspect, discover, versions, resolve, mirror (twice:
-// the second run is incremental), hash and types check.
+// the second run is incremental), mirror-modules (twice), lock (twice: the second downloads
+// nothing), hash and types check.
 //   npm run demo               run the tour and exit
 //   npm run demo -- --serve    keep the demo registry running (to try the extension against it)
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { startDemoRegistry } from '../test/support/demo-registry';
 
@@ -22,8 +23,9 @@ async function run(title: string, args: string[], cwd: string): Promise<number> 
   child.stdout.on('data', (d) => { stdout += d; });
   child.stderr.on('data', (d) => { stderr += d; });
   const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
-  process.stdout.write(stdout);
+  // Progress (stderr) came first; the result (stdout) follows it, as in a terminal.
   if (stderr) process.stdout.write(stderr.replace(/^(?=.)/gm, '(stderr) '));
+  process.stdout.write(stdout);
   console.log(`(exit ${code})`);
   return code;
 }
@@ -66,6 +68,17 @@ async function main(): Promise<number> {
     console.log(`(the registry saw ${rerunRequests} requests during this run: discovery and version lists come from the CLI's disk cache)`);
     if (rerunRequests !== 0) failures.push(`mirror again: the registry saw ${rerunRequests} requests, expected 0`);
     expect('mirror failure', await run('A platform the registry does not publish: the failures are named, the exit code is 1', ['mirror', '--out', out, '--platform', 'solaris_sparc', ...ca, configDir], root), 1);
+    expect('mirror-modules', await run('Mirror the configuration\'s registry modules as a static modules.v1 site (same OUT as the providers)', ['mirror-modules', '--out', out, '--base-url', 'https://mirror.example.com/', ...ca, configDir], root), 0);
+    const before = registry.server.requests.length;
+    expect('mirror-modules again', await run('Run it again: every module version is up to date, nothing is fetched', ['mirror-modules', '--out', out, ...ca, configDir], root), 0);
+    const moduleRerun = registry.server.requests.length - before;
+    if (moduleRerun !== 0) failures.push(`mirror-modules again: the registry saw ${moduleRerun} requests, expected 0`);
+    expect('lock', await run('Lock the providers for two platforms (.terraform.lock.hcl as tofu providers lock writes it, in parallel)', ['lock', ...platforms, ...ca, configDir], root), 0);
+    console.log(readFileSync(join(configDir, '.terraform.lock.hcl'), 'utf8'));
+    const zipsSeen = registry.server.requests.filter((r) => r.path.endsWith('.zip')).length;
+    expect('lock again', await run('Lock again: the file is up to date, no archive is downloaded (hash cache)', ['lock', ...platforms, ...ca, configDir], root), 0);
+    const relocked = registry.server.requests.filter((r) => r.path.endsWith('.zip')).length - zipsSeen;
+    if (relocked !== 0) failures.push(`lock again: ${relocked} archives downloaded, expected 0`);
     const zips = zipsUnder(out).slice(0, 2);
     expect('hash', await run('h1: and zh: hashes of mirrored packages', ['hash', ...zips.map((z) => relative(root, z))], root), 0);
     expect('types check', await run('Check module arguments against the called module\'s variable types (1 error expected)', ['types', 'check', ...ca, '--cache-dir', join(root, 'module-cache'), configDir], root), 1);

@@ -15,6 +15,9 @@ async function main() {
   const untrusted = process.argv.includes('--untrusted');
   const coexist = process.argv.includes('--coexist');
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-electron-'));
+  // Whatever VS Code and the extension host put in a temp directory stays under state (removed below).
+  fs.mkdirSync(path.join(state, 'tmp'));
+  process.env.TMPDIR = path.join(state, 'tmp');
   const ws = path.join(state, 'ws');
   fs.cpSync(path.join(ROOT, 'test/fixtures/ws'), ws, { recursive: true });
   const userData = path.join(state, 'ud');

@@ -71,6 +71,9 @@ async function main() {
 
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-ci-'));
   for (const d of ['ud/User', 'exts', 'xdg', 'tmp']) fs.mkdirSync(path.join(state, d), { recursive: true });
+  // Everything this run makes in a temp directory goes under the state dir (removed at the end):
+  // playwright's artifacts, Chromium's profile helpers, code-server, the extension host, the test CA.
+  process.env.TMPDIR = path.join(state, 'tmp');
   // The tests write files into the workspace: always work on a temp copy of the fixture folder.
   const folder = path.join(state, 'ws');
   if (fs.existsSync(FOLDER_SRC)) fs.cpSync(FOLDER_SRC, folder, { recursive: true });

@@ -21,13 +21,16 @@ if ! npm run --silent build || ! npm run --silent compile; then
   echo "build failed"; FAILED=1; STATUS=1; finish
 fi
 
-# Unit tests: counts from node's test runner summary ("ℹ pass N" / "ℹ fail N").
+# Unit tests: the runner's closing line "unit: N passed, M failed" (node's test runner summary
+# plus the runner's own check that the suite left nothing in its private temp directory).
 node scripts/run-unit-tests.mjs 2>&1 | tee test-output/unit.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || STATUS=1
-u_pass=$(grep -E '^(ℹ|#) pass [0-9]+' test-output/unit.log | tail -1 | grep -oE '[0-9]+$' || true)
-u_fail=$(grep -E '^(ℹ|#) fail [0-9]+' test-output/unit.log | tail -1 | grep -oE '[0-9]+$' || true)
-if [ -z "$u_pass" ]; then u_pass=0; u_fail=$(( ${u_fail:-0} + 1 )); STATUS=1; fi
-PASSED=$((PASSED + u_pass)); FAILED=$((FAILED + ${u_fail:-0}))
+u_line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed$' test-output/unit.log | tail -1)
+if [ -z "$u_line" ]; then FAILED=$((FAILED + 1)); STATUS=1
+else
+  PASSED=$((PASSED + $(echo "$u_line" | cut -d' ' -f2)))
+  FAILED=$((FAILED + $(echo "$u_line" | cut -d' ' -f4)))
+fi
 
 # Real VS Code extension host (code-server + headless Chromium): install once, then four runs.
 # Each run prints a closing "N passed, M failed" line that is summed here.

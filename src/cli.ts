@@ -4,8 +4,11 @@ import { CliIO, CommandRunner, UsageError } from './cli/common';
 import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
+import { runMirrorModules } from './cli/modmirror';
+import { runLock } from './cli/lock';
 import { runTypes } from './cli/types';
 import { redactUrls } from './engine/net/http-errors';
+import { setFlagsFromString } from 'node:v8';
 
 const USAGE = `usage: tofu-registry <command> [flags]
 
@@ -17,11 +20,15 @@ commands:
   resolve ADDRESS --version V [--json]              download location of a module version
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
                                                     build or update a provider network mirror
+  mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--json] [DIR...]
+                                                    build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
+  lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N] [--json] [DIR...]
+                                                    write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
 
-network commands (discover, versions, resolve, mirror, types check):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -33,7 +40,9 @@ const COMMANDS: Record<string, CommandRunner> = {
   versions: runVersions,
   resolve: runResolve,
   mirror: runMirror,
+  'mirror-modules': runMirrorModules,
   hash: runHash,
+  lock: runLock,
   types: runTypes,
 };
 
@@ -62,6 +71,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 }
 
 if (require.main === module) {
+  // A CLI process is short: V8's default inlining budget makes each optimizing compile of the
+  // parser's large recursive-descent functions big (≈ 1.8 s of compile jobs over one pass of the
+  // 1.6 MB corpus) and a run rarely lives long enough to earn it back. A smaller budget cut the
+  // CPU time of `inspect --json` over 11.5 MB by about a fifth, with the same steady-state speed.
+  setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -2,6 +2,7 @@
 // Each command lives in its own file and exports `run(args, io)`; src/cli.ts only dispatches.
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { isPlatform } from '../engine/mirror/paths';
 import { redactUrls, shownUrl } from '../engine/net/http-errors';
 
 export interface CliIO {
@@ -142,4 +143,33 @@ export function timeoutMsOption(parsed: ParsedArgs): number | undefined {
   const seconds = Number(t);
   if (!(seconds > 0)) throw new UsageError('--timeout needs a positive number of seconds');
   return seconds * 1000;
+}
+
+/** Every `--platform os_arch` (repeatable, or comma-separated), checked and deduplicated. */
+export function platformsOption(parsed: ParsedArgs): string[] {
+  const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+  for (const p of platforms) if (!isPlatform(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
+  return [...new Set(platforms)];
+}
+
+/** `--concurrency N`: an integer from 1 to 64 (default 8). */
+export function concurrencyOption(parsed: ParsedArgs): number {
+  const text = value(parsed, 'concurrency');
+  const n = text === undefined ? 8 : Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
+  return n;
+}
+
+/** Runs `fn` with a signal that SIGINT / SIGTERM abort, so a long command stops cleanly (its output stays valid). */
+export async function withInterrupt<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const onSignal = () => ac.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await fn(ac.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }

@@ -6,12 +6,11 @@
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { cacheDirOption, CliIO, flag, parseArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
+import { CliIO, concurrencyOption, flag, parseArgs, ParsedArgs, platformsOption, printJson, reportFailure, UsageError, value, withInterrupt } from './common';
+import { makeEngine } from './registry';
 import { hashPackage } from '../engine/mirror/hash';
 import { failureDetail, findConfigDirs, MirrorFailure, mirrorProviders } from '../engine/mirror';
-import { isPlatform } from '../engine/mirror/paths';
 import { defaultPlatforms } from '../engine/mirror/types';
-import { Engine } from '../engine/engine';
 
 export async function runHash(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json'] });
@@ -34,46 +33,28 @@ export async function runHash(args: string[], io: CliIO): Promise<number> {
 export async function runMirror(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
-  const platforms = values(parsed, 'platform').flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
-  for (const p of platforms) if (!isPlatform(p)) throw new UsageError(`--platform must be os_arch (e.g. linux_amd64), got ${JSON.stringify(p)}`);
-  const concurrencyText = value(parsed, 'concurrency');
-  const concurrency = concurrencyText === undefined ? 8 : Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
-  const out = resolve(io.cwd, value(parsed, 'out') ?? 'mirror');
-  const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((d) => resolve(io.cwd, d));
-  // Every directory with .tf/.tofu files under each DIR is a configuration (like the workspace scan).
-  const dirs = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
-  if (!dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
+  const platforms = platformsOption(parsed);
+  const { concurrency, out, dirs } = await mirrorTargets(parsed, io);
   const fromMirror = value(parsed, 'from-mirror');
 
-  const timeoutMs = timeoutMsOption(parsed);
   // Discovery and version lists come from the CLI's disk cache (like the other commands), so an
   // unchanged re-run needs no request at all; --no-cache asks the registries again.
-  const engine = new Engine({
-    env: io.env,
-    cacheDir: cacheDirOption(parsed, io),
-    caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
-    timeoutMs,
-    cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
-  });
-  const ac = new AbortController();
-  const onSignal = () => ac.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const engine = makeEngine(parsed, io);
   try {
-    const report = await mirrorProviders({
-      engine, dirs, out, fromMirror, concurrency, signal: ac.signal,
-      platforms: platforms.length ? [...new Set(platforms)] : defaultPlatforms(),
-      // Progress (one line per archive, as it finishes) goes to stderr so that stdout carries only
-      // the result; both streams end up in a CI log, and a failure shows up in both.
+    const report = await withInterrupt((signal) => mirrorProviders({
+      engine, dirs, out, fromMirror, concurrency, signal,
+      platforms: platforms.length ? platforms : defaultPlatforms(),
+      // Progress goes to stderr, one line per archive as it finishes, so that stdout carries only
+      // the result. Both streams end up in a CI log: a failure is named live (lowercase, like the
+      // other outcomes) and explained once, in the summary on stdout.
       onProgress: json ? undefined : (e) => {
-        if (e.kind === 'failed') for (const line of failureLines(e.failures)) io.stderr(`${'FAILED'.padEnd(10)} ${line}\n`);
+        if (e.kind === 'failed') for (const name of failureNames(e.failures)) io.stderr(`${'failed'.padEnd(10)} ${name} (reason below)\n`);
         if (e.kind !== 'done') return;
         const t = e.target;
-        const what = e.outcome === 'failed' ? 'FAILED' : e.outcome;
-        io.stderr(`${what.padEnd(10)} ${e.message ?? `${t.provider} ${t.version} ${t.platform}`}\n`);
+        const what = e.outcome === 'failed' ? `${t.provider} ${t.version} ${t.platform} (reason below)` : e.message ?? `${t.provider} ${t.version} ${t.platform}`;
+        io.stderr(`${e.outcome.padEnd(10)} ${what}\n`);
       },
-    });
+    }));
     if (json) {
       printJson(io, {
         out: report.out,
@@ -90,17 +71,26 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
   } catch (err) {
     return reportFailure(io, err, json);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await engine.dispose();
   }
 }
 
+/** --concurrency (1–64, default 8), --out (default ./mirror) and the configuration directories under DIR... (default .). */
+export async function mirrorTargets(parsed: ParsedArgs, io: CliIO): Promise<{ concurrency: number; out: string; dirs: string[] }> {
+  const concurrency = concurrencyOption(parsed);
+  const out = resolve(io.cwd, value(parsed, 'out') ?? 'mirror');
+  const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((d) => resolve(io.cwd, d));
+  // Every directory with .tf/.tofu files under each DIR is a configuration (like the workspace scan).
+  const dirs = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
+  if (!dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
+  return { concurrency, out, dirs };
+}
+
 /**
- * One line per failure; failures that differ only by platform (a provider whose version could not
- * be chosen fails on every platform alike) share one line that lists the platforms.
+ * Failures that differ only by platform (a provider whose version could not be chosen fails on
+ * every platform alike) form one group.
  */
-export function failureLines(failed: readonly MirrorFailure[]): string[] {
+function groupFailures(failed: readonly MirrorFailure[]): { f: MirrorFailure; platforms: string[] }[] {
   const groups = new Map<string, { f: MirrorFailure; platforms: string[] }>();
   for (const f of failed) {
     const key = [f.provider, f.version, f.step, failureDetail(f)].join('\0');
@@ -108,6 +98,16 @@ export function failureLines(failed: readonly MirrorFailure[]): string[] {
     if (g) g.platforms.push(f.platform);
     else groups.set(key, { f, platforms: [f.platform] });
   }
-  return [...groups.values()].map(({ f, platforms }) => (platforms.length === 1 ? f.message
+  return [...groups.values()];
+}
+
+/** One line per group of failures, with the reason. */
+export function failureLines(failed: readonly MirrorFailure[]): string[] {
+  return groupFailures(failed).map(({ f, platforms }) => (platforms.length === 1 ? f.message
     : `${f.provider} ${f.version || '(any version)'} ${platforms.join(', ')}: ${failureDetail(f)}`));
+}
+
+/** What failed, one per group, without the reason (for progress lines). */
+function failureNames(failed: readonly MirrorFailure[]): string[] {
+  return groupFailures(failed).map(({ f, platforms }) => `${f.provider} ${f.version || '(any version)'} ${platforms.join(', ')}`);
 }

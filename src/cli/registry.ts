@@ -10,7 +10,8 @@ import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFa
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];
 const BOOLEANS = ['json', 'no-cache'];
 
-function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
+/** The engine of a network command: --ca-file, --timeout, --cache-dir/--no-cache, TF_CLI_CONFIG_FILE. */
+export function makeEngine(parsed: ParsedArgs, io: CliIO): Engine {
   const timeoutMs = timeoutMsOption(parsed);
   return new Engine({
     env: io.env,

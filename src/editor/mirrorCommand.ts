@@ -11,7 +11,7 @@ import type { EditorServices } from './services';
 import { defaultPlatforms, findConfigDirs, mirrorProviders, MirrorReport, renderReportMarkdown } from '../engine/mirror';
 import { isPlatform } from '../engine/mirror/paths';
 
-const OUT_KEY = 'tofuRegistry.mirror.lastOutput';
+export const OUT_KEY = 'tofuRegistry.mirror.lastOutput';
 
 export interface MirrorCommandArgs {
   out?: string;
@@ -26,19 +26,26 @@ export interface MirrorCommandArgs {
 export function registerMirrorCommand(context: vscode.ExtensionContext, services: EditorServices): void {
   context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.mirrorProviders',
     // From the explorer: (clicked folder, every selected resource); from the palette: nothing.
-    (arg?: unknown, selection?: unknown) => runMirrorCommand(context, services,
-      Array.isArray(selection) && selection.length > 1 && selection.every((u) => u instanceof vscode.Uri) ? selection : arg)));
+    (arg?: unknown, selection?: unknown) => runMirrorCommand(context, services, commandArgs<MirrorCommandArgs>(arg, selection))));
 }
 
-async function runMirrorCommand(context: vscode.ExtensionContext, services: EditorServices, arg: unknown):
+/**
+ * A mirror command's arguments: from the explorer (clicked folder, every selected resource) the
+ * folders as `dirs`; from a caller the object it passed; from the palette nothing.
+ */
+export function commandArgs<T extends { dirs?: string[] }>(arg?: unknown, selection?: unknown): T {
+  const chosen = Array.isArray(selection) && selection.length > 1 && selection.every((u) => u instanceof vscode.Uri) ? selection : arg;
+  if (chosen instanceof vscode.Uri) return { dirs: [chosen.fsPath] } as T;
+  if (Array.isArray(chosen)) return { dirs: chosen.map((u: vscode.Uri) => u.fsPath) } as T;
+  return (chosen && typeof chosen === 'object' ? chosen : {}) as T;
+}
+
+async function runMirrorCommand(context: vscode.ExtensionContext, services: EditorServices, args: MirrorCommandArgs):
   Promise<{ report: MirrorReport; markdown: string } | undefined> {
   if (!services.networkAllowed()) {
     void vscode.window.showWarningMessage('Mirror providers needs network access, which is disabled in an untrusted workspace.');
     return undefined;
   }
-  const args: MirrorCommandArgs = arg instanceof vscode.Uri ? { dirs: [arg.fsPath] }
-    : Array.isArray(arg) ? { dirs: arg.map((u: vscode.Uri) => u.fsPath) }
-      : (arg && typeof arg === 'object' ? arg as MirrorCommandArgs : {});
   const programmatic = !!args.out && !!args.dirs;
 
   const dirs = await chooseDirs(args, programmatic);
@@ -102,7 +109,7 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
 }
 
 /** The configuration directories: given, the folder clicked in the explorer, or picked from the workspace. */
-async function chooseDirs(args: MirrorCommandArgs, programmatic: boolean): Promise<string[] | undefined> {
+export async function chooseDirs(args: { dirs?: string[] }, programmatic: boolean, title = 'Mirror providers'): Promise<string[] | undefined> {
   const roots = args.dirs ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   const found = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
   if (!found.length) {
@@ -111,19 +118,20 @@ async function chooseDirs(args: MirrorCommandArgs, programmatic: boolean): Promi
   }
   if (programmatic || args.dirs || found.length === 1) return found;
   const picked = await vscode.window.showQuickPick(found.map((d) => ({ label: vscode.workspace.asRelativePath(d), description: d, picked: true, dir: d })), {
-    canPickMany: true, title: 'Mirror providers: configurations to include',
+    canPickMany: true, title: `${title}: configurations to include`,
   });
   return picked?.length ? picked.map((p) => p.dir) : undefined;
 }
 
-async function chooseOut(context: vscode.ExtensionContext): Promise<string | undefined> {
-  const last = context.globalState.get<string>(OUT_KEY);
+/** Asks for the output folder, offering the one chosen last time under `key` (else `fallbackKey`'s). */
+export async function chooseOut(context: vscode.ExtensionContext, title = 'Mirror providers', key = OUT_KEY, fallbackKey?: string): Promise<string | undefined> {
+  const last = context.globalState.get<string>(key) ?? (fallbackKey ? context.globalState.get<string>(fallbackKey) : undefined);
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true, canSelectFiles: false, canSelectMany: false,
     defaultUri: last ? vscode.Uri.file(last) : vscode.workspace.workspaceFolders?.[0]?.uri,
-    openLabel: 'Mirror into this folder', title: 'Mirror providers: output folder',
+    openLabel: 'Mirror into this folder', title: `${title}: output folder`,
   });
   const out = picked?.[0]?.fsPath;
-  if (out) await context.globalState.update(OUT_KEY, out);
+  if (out) await context.globalState.update(key, out);
   return out;
 }

@@ -15,3 +15,14 @@ const OURS = /\.(?:tf|tofu)(?:\.json)?$/;
 export function isOurFileName(p: string): boolean {
   return OURS.test(p);
 }
+
+/**
+ * `.terraform.lock.hcl`: not a configuration file and not given a language by us (another
+ * extension's language, or plain text, stays); only the lock-file features attach to it by name.
+ */
+export const LOCK_GLOB = '**/.terraform.lock.hcl';
+
+export const LOCK_SELECTOR: vscode.DocumentSelector = [
+  { scheme: 'file', pattern: LOCK_GLOB },
+  { scheme: 'vscode-remote', pattern: LOCK_GLOB },
+];

@@ -39,7 +39,24 @@ describe('untrusted workspace: no network requests', function () {
     assert.equal(await vscode.commands.executeCommand('tofuRegistry.mirrorProviders',
       { out: mirrorOut.fsPath, dirs: [vscode.Uri.joinPath(doc.uri, '..').fsPath], platforms: ['linux_amd64'], show: false }), undefined);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(mirrorOut)), 'the mirror output folder was not created');
+    // "Mirror modules" too.
+    assert.equal(await vscode.commands.executeCommand('tofuRegistry.mirrorModules',
+      { out: mirrorOut.fsPath, dirs: [vscode.Uri.joinPath(doc.uri, '..').fsPath], show: false }), undefined);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(mirrorOut)), 'the module mirror output folder was not created');
     await new Promise((r) => setTimeout(r, 1500)); // give any stray request time to arrive
+    assert.equal(reg.server.requests.length, 0, `requests: ${reg.server.requests.map((r) => r.path)}`);
+  });
+
+  it('lock files: diagnostics and hover offline; "Lock providers for all platforms" refuses; nothing sent', async () => {
+    const main = await openFile('untrusted-lock/main.tf', `terraform {\n  required_providers {\n    cloud = {\n      source  = "${reg.host}/edtest/cloud"\n      version = "~> 1.0"\n    }\n  }\n}\n`);
+    const lockDoc = await openFile('untrusted-lock/.terraform.lock.hcl', `provider "${reg.host}/edtest/gone" {\n  version = "1.0.0"\n}\n`);
+    await waitForCodes(lockDoc.uri, ['lock-stale-provider']);
+    await waitForCodes(main.uri, ['lock-missing-provider']);
+    assert.match(await hoverText(lockDoc, positionOf(lockDoc, 'version')), /untrusted workspace/);
+    const dir = vscode.Uri.joinPath(main.uri, '..').fsPath;
+    assert.equal(await vscode.commands.executeCommand('tofuRegistry.lockProviders', { dirs: [dir], show: false }), undefined);
+    assert.equal(lockDoc.getText(), `provider "${reg.host}/edtest/gone" {\n  version = "1.0.0"\n}\n`);
+    await new Promise((r) => setTimeout(r, 1000));
     assert.equal(reg.server.requests.length, 0, `requests: ${reg.server.requests.map((r) => r.path)}`);
   });
 });

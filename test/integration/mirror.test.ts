@@ -3,14 +3,14 @@
 // disk and the report are checked.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { MirrorReport } from '../../src/engine/mirror';
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../support/provider-packages';
 import { workspaceDir } from './editor-helpers';
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
+import { tempDir } from '../support/temp';
 
 describe('Mirror providers command', function () {
   this.timeout(60_000);
@@ -32,7 +32,7 @@ describe('Mirror providers command', function () {
     reg = await startTestRegistry({ fixtures: false });
     files = new PackageFiles(reg.server);
     const key = await makeSigningKey();
-    const pkgDir = mkdtempSync(join(tmpdir(), 'it-mirror-pkgs-'));
+    const pkgDir = tempDir('it-mirror-pkgs-');
     const rel = await buildRelease(pkgDir, { namespace: 'acme', type: 'widget', version: '1.2.0', platforms: ['linux_amd64', 'darwin_arm64', 'windows_amd64', 'freebsd_amd64'] }, key);
     files.add(rel);
     reg.addProvider(providerDefinition(files, [rel], [key]));
@@ -49,9 +49,9 @@ describe('Mirror providers command', function () {
   });
 
   it('mirrors the required providers into OUT and reports what it did', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'it-mirror-cfg-'));
+    const dir = tempDir('it-mirror-cfg-');
     writeFileSync(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${reg.host}/acme/widget"\n      version = "~> 1.0"\n    }\n  }\n}\n`);
-    const out = join(mkdtempSync(join(tmpdir(), 'it-mirror-out-')), 'mirror');
+    const out = join(tempDir('it-mirror-out-'), 'mirror');
     mkdirSync(out);
     const res = await vscode.commands.executeCommand<{ report: MirrorReport; markdown: string }>('tofuRegistry.mirrorProviders', {
       out, dirs: [dir], platforms: ['linux_amd64', 'darwin_arm64'], show: false,
@@ -99,7 +99,7 @@ describe('Mirror providers command', function () {
       writeFileSync(join(d, 'main.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${reg.host}/acme/widget"\n      version = "${i ? '1.2.0' : '~> 1.0'}"\n    }\n  }\n}\n`);
       return d;
     });
-    const out = mkdtempSync(join(tmpdir(), 'it-mirror-ui-'));
+    const out = tempDir('it-mirror-ui-');
     const cfg = vscode.workspace.getConfiguration('tofuRegistry');
     const previousPlatforms = cfg.inspect<string[]>('mirror.platforms')?.globalValue;
     await cfg.update('mirror.platforms', ['linux_amd64', 'windows_amd64'], vscode.ConfigurationTarget.Global);
@@ -155,9 +155,9 @@ describe('Mirror providers command', function () {
   });
 
   it('cancelling the progress notification stops cleanly and leaves a valid mirror', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'it-mirror-cancel-'));
+    const dir = tempDir('it-mirror-cancel-');
     writeFileSync(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    widget = {\n      source = "${reg.host}/acme/widget"\n    }\n  }\n}\n`);
-    const out = mkdtempSync(join(tmpdir(), 'it-mirror-cancel-out-'));
+    const out = tempDir('it-mirror-cancel-out-');
     const platforms = ['darwin_arm64', 'freebsd_amd64', 'linux_amd64', 'windows_amd64'];
     files.fault('terraform-provider-widget_1.2.0_windows_amd64.zip', { kind: 'hang' });
     files.fault('terraform-provider-widget_1.2.0_freebsd_amd64.zip', { kind: 'hang' });
@@ -186,9 +186,9 @@ describe('Mirror providers command', function () {
   });
 
   it('an output folder held by another run is reported as an error message, not a crash', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'it-mirror-lock-'));
+    const dir = tempDir('it-mirror-lock-');
     writeFileSync(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    widget = {\n      source = "${reg.host}/acme/widget"\n    }\n  }\n}\n`);
-    const out = mkdtempSync(join(tmpdir(), 'it-mirror-lock-out-'));
+    const out = tempDir('it-mirror-lock-out-');
     // A lock held by a live process on this machine (the extension host itself).
     writeFileSync(join(out, '.tofu-registry-mirror.lock'), JSON.stringify({ pid: process.pid, host: require('node:os').hostname() }));
     const errors: string[] = [];

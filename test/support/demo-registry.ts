@@ -2,12 +2,12 @@
 // everything the product does — private modules (200-JSON and 204-header downloads, a tar.gz
 // archive with typed variables), and real provider packages signed with a throwaway OpenPGP key —
 // plus a configuration directory that uses them. Used by `npm run demo` and nothing needs internet.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from './provider-packages';
 import { startTestRegistry, TestRegistry } from './registry-server';
 import { tarGz } from '../unit/types/archives';
+import { tempDir } from './temp';
 
 export interface DemoRegistry {
   registry: TestRegistry;
@@ -39,7 +39,7 @@ variable "subnets" {
 
 export async function startDemoRegistry(): Promise<DemoRegistry> {
   const registry = await startTestRegistry();
-  const root = mkdtempSync(join(tmpdir(), 'tofu-registry-demo-'));
+  const root = tempDir('tofu-registry-demo-');
   const host = registry.host;
 
   // A registry module whose download location is a tar.gz archive on the same host.

@@ -187,7 +187,21 @@ export type PlatformOverride = Partial<{
   shasums_url: string;
   shasums_signature_url: string;
   signing_keys: { gpg_public_keys: Array<{ key_id: string; ascii_armor: string }> };
+  packages: PackagesAnswer;
 }>;
+
+/** A download answer's `packages` (OpenTofu ≥ 1.12): platform → hashes and package_size. */
+export type PackagesAnswer = Record<string, { hashes: string[]; package_size: number }>;
+
+/**
+ * The `packages` a registry would send for a release: each platform's h1: (given by `h1Of`, e.g.
+ * the engine's h1OfZip, or known answers) and zh: (the sha256 the release was built with), and size.
+ */
+export async function packagesOf(rel: BuiltRelease, h1Of: (p: BuiltPackage) => Promise<string | string[]>): Promise<PackagesAnswer> {
+  const out: PackagesAnswer = {};
+  for (const p of rel.packages) out[p.platform] = { hashes: [...[await h1Of(p)].flat(), `zh:${p.sha256}`], package_size: p.size };
+  return out;
+}
 
 /** The `addProvider` definition (providers.v1 shape) for built releases served by `files`. */
 export function providerDefinition(files: PackageFiles, releases: BuiltRelease[], keys: SigningIdentity[],

@@ -1,13 +1,12 @@
 // Small helpers for tests that talk to the test registry through a real Engine.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Engine, EngineOptions, LogEntry } from '../../src/engine/engine';
 import { startTestRegistry, TestRegistry } from './registry-server';
+import { removeTempDir, tempDir as makeTempDir } from './temp';
 
+/** A temp directory (removed at process exit at the latest) with a `remove` for earlier cleanup. */
 export function tempDir(prefix = 'tofu-registry-test-'): { path: string; remove: () => void } {
-  const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+  const path = makeTempDir(prefix);
+  return { path, remove: () => removeTempDir(path) };
 }
 
 /** An engine that trusts the test CA and sees an empty environment (never the real HOME). */

@@ -21,6 +21,8 @@ export interface ProviderPlatformDef {
   os: string; arch: string; filename: string; download_url: string; shasum: string;
   shasums_url: string; shasums_signature_url: string;
   signing_keys: { gpg_public_keys: Array<{ key_id: string; ascii_armor: string; trust_signature?: string; source?: string; source_url?: string }> };
+  /** OpenTofu ≥ 1.12: every platform's hashes and size in the download answer (see provider-packages.ts packagesOf). */
+  packages?: Record<string, { hashes: string[]; package_size: number }>;
 }
 export interface ProviderDef {
   namespace: string; type: string;

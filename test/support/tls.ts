@@ -1,9 +1,9 @@
 // A throwaway certificate authority made at test time (openssl), and a leaf certificate for the
 // loopback names the test servers answer on. Nothing is ever written outside a temp directory.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp';
 
 export interface TestPki {
   dir: string;
@@ -20,7 +20,7 @@ let cached: TestPki | undefined;
 /** One CA per process is plenty; every server in the process shares it. */
 export function testPki(): TestPki {
   if (cached) return cached;
-  const dir = mkdtempSync(join(tmpdir(), 'tofu-registry-pki-'));
+  const dir = tempDir('tofu-registry-pki-');
   const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
     '-subj', '/CN=tofu-registry test CA', '-keyout', 'ca.key', '-out', 'ca.pem',

@@ -31,11 +31,11 @@ export function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function esc(s: string): string {
+export function esc(s: string): string {
   return s.replace(/[\\`*_{}[\]<>()#+!|]/g, (c) => `\\${c}`);
 }
 
-function code(s: string): string {
+export function code(s: string): string {
   return s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``;
 }
 

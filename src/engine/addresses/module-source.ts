@@ -45,8 +45,8 @@ const SYSTEM_RE = /^[0-9a-z]{1,64}$/;
 const RESERVED_HOSTS = new Set(['github.com', 'bitbucket.org']);
 
 const DESCRIPTIONS: Record<RemoteKind, string> = {
-  git: 'Git repository', github: 'GitHub repository (Git over HTTPS)', bitbucket: 'Bitbucket repository (Git over HTTPS)',
-  hg: 'Mercurial repository', s3: 'Amazon S3 object', gcs: 'Google Cloud Storage object',
+  git: 'Git repository', github: 'GitHub repository', bitbucket: 'Bitbucket repository',
+  hg: 'Mercurial repository', s3: 'Amazon S3 bucket', gcs: 'Google Cloud Storage bucket',
   http: 'HTTP URL', oci: 'OCI registry artifact',
   file: 'absolute path, copied like a remote package by tofu init', unknown: 'unrecognised source',
 };

@@ -2,6 +2,7 @@
 // `.tf.json`) of the same base name in one directory, override files, and directory walking.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
 import { ConfigFile } from './ast';
 import { extractFile, FileSummary } from './extract';
 import { parseJsonConfig } from './json';
@@ -76,7 +77,7 @@ export interface LoadedFile {
 }
 
 export async function loadFile(p: string): Promise<LoadedFile> {
-  const text = await fs.readFile(p, 'utf8');
+  const text = await readText(p);
   const file = parseConfig(text, p);
   return { path: p, text, file, summary: extractFile(file, text), override: isOverrideFile(p) };
 }
@@ -90,16 +91,15 @@ export async function loadConfigDir(dir: string): Promise<{ files: LoadedFile[];
   const entries = await fs.readdir(dir, { withFileTypes: true });
   const names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && isConfigFileName(e.name)).map((e) => path.join(dir, e.name)).sort();
   const { used, shadowed } = applyTofuPrecedence(names);
-  const files: LoadedFile[] = [];
-  for (const p of used) {
+  const loaded = await mapLimit(used, FS_CONCURRENCY, async (p) => {
     try {
-      files.push(await loadFile(p));
+      return await loadFile(p);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EISDIR') continue;
+      if ((err as NodeJS.ErrnoException).code === 'EISDIR') return undefined; // a symbolic link to a directory
       throw err;
     }
-  }
-  return { files, shadowed };
+  });
+  return { files: loaded.filter((f): f is LoadedFile => f !== undefined), shadowed };
 }
 
 /**
@@ -109,32 +109,27 @@ export async function loadConfigDir(dir: string): Promise<{ files: LoadedFile[];
  */
 export async function findConfigFiles(paths: string[]): Promise<string[]> {
   const out = new Set<string>();
-  for (const p of paths) {
+  await mapLimit(paths, FS_CONCURRENCY, async (p) => {
     let st;
     try {
       st = await fs.stat(p);
     } catch (err) {
       throw new Error(`cannot read ${p}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
     }
-    if (st.isDirectory()) await walk(p, out);
+    if (st.isDirectory()) await walkConfigFiles(p, out);
     else out.add(p);
-  }
+  });
   return [...out].sort();
 }
 
-async function walk(dir: string, out: Set<string>): Promise<void> {
-  let entries;
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    throw new Error(`cannot read directory ${dir}: ${(err as Error).message}`);
-  }
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) await walk(p, out);
-    } else if (isConfigFileName(e.name)) {
-      out.add(p);
-    }
-  }
+function walkConfigFiles(root: string, out: Set<string>): Promise<void> {
+  return walkTree(root, {
+    directory(dir, entries) {
+      for (const e of entries) if (!e.isDirectory() && isConfigFileName(e.name)) out.add(path.join(dir, e.name));
+    },
+    descend: (name) => !SKIP_DIRS.has(name),
+    unreadable(dir, err) {
+      throw new Error(`cannot read directory ${dir}: ${err.message}`);
+    },
+  });
 }

@@ -58,24 +58,6 @@ export class HeaderFinder {
   }
 }
 
-/**
- * The closing line of a heredoc: a line holding only (indentation +) the marker, searched from
- * `contentStart` up to `to`. Returns `limit` (where the content ends: the start of the closing
- * line) and the marker's own range, or undefined.
- */
-export function findHeredocClose(text: string, marker: string, contentStart: number, to: number): { limit: number; start: number; end: number } | undefined {
-  for (let k = text.indexOf(marker, contentStart); k >= 0 && k < to; k = text.indexOf(marker, k + 1)) {
-    let ls = k;
-    while (ls > contentStart && (text.charCodeAt(ls - 1) === 32 || text.charCodeAt(ls - 1) === 9)) ls--;
-    if (ls !== contentStart && text.charCodeAt(ls - 1) !== 10) continue;
-    const after = k + marker.length;
-    const a = text.charCodeAt(after);
-    if (after < to && a !== 10 && !(a === 13 && text.charCodeAt(after + 1) === 10)) continue;
-    return { limit: ls, start: k, end: after };
-  }
-  return undefined;
-}
-
 /** Tokens after which an expression cannot end: a newline after one of them continues it. */
 const CONTINUES = new Uint8Array(64);
 for (const k of [

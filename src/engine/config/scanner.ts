@@ -3,8 +3,10 @@
 // end of its line, an unterminated heredoc ends before the next line that looks like a top-level
 // block header, an unterminated `/*` comment ends at the end of its line — each with a diagnostic.
 // A `${…}` in a quoted string may span lines (as in HCL) when the next line plausibly continues it
-// (see interpContinues); otherwise the newline ends it as unterminated.
-import { CLASS, findHeredocClose, HeaderFinder, interpContinues, isDigit, isUnicodeIdentPart, isUnicodeIdentStart, lineEnd } from './scanhelpers';
+// (see interpContinues); otherwise the newline ends it as unterminated. Heredoc openers and their
+// closing lines: heredoc.ts.
+import { HeredocFinder } from './heredoc';
+import { CLASS, HeaderFinder, interpContinues, isDigit, isUnicodeIdentPart, isUnicodeIdentStart, lineEnd } from './scanhelpers';
 import { F_ESCAPES, F_FIRST, F_FLUSH, F_MISSING, F_STRIP, T, TokenStream } from './tokens';
 
 export interface RawDiag {
@@ -48,9 +50,8 @@ export class Scanner {
   private frames: Frame[] = [];
   // Next comment close at or after the last search (-1: not searched yet, -2: none).
   private commentClose = -1;
-  /** Heredoc markers known to have no closing line after the given offset. */
-  private unclosedMarkers = new Map<string, number>();
   private readonly headers: HeaderFinder;
+  private readonly heredocs: HeredocFinder;
   private atLineStart = true;
   /** Kind of the last token pushed other than a newline. */
   private lastKind: T = T.EOF;
@@ -62,6 +63,7 @@ export class Scanner {
     this.ends = new Int32Array(cap);
     this.flags = new Uint8Array(cap);
     this.headers = new HeaderFinder(text);
+    this.heredocs = new HeredocFinder(text, to, this.headers);
   }
 
   /** Scans native syntax; with `bareTemplate` the whole range is template content (JSON strings). */
@@ -294,39 +296,15 @@ export class Scanner {
 
   /** `<<EOT` / `<<-EOT` followed by a newline opens a heredoc. */
   private tryHeredoc(i: number, end: number): boolean {
-    const text = this.text;
-    let j = i + 2;
-    let flush = 0;
-    if (text.charCodeAt(j) === 45) { j++; flush = F_FLUSH; }
-    const ms = j;
-    const c = text.charCodeAt(j);
-    if (!(c < 128 && CLASS[c] & 1)) return false;
-    while (j < end && text.charCodeAt(j) < 128 && CLASS[text.charCodeAt(j)] & 2) j++;
-    const me = j;
-    if (text.charCodeAt(j) === 13) j++;
-    if (text.charCodeAt(j) !== 10) return false;
-    const marker = text.slice(ms, me);
-    const contentStart = j + 1;
-    this.push(T.HeredocOpen, i, contentStart, flush);
-    const f = frame(M.Heredoc, this.to);
-    f.marker = marker;
-    // Find the closing marker: a line holding only (indentation +) the marker. A marker known to
-    // have no closing line after an earlier offset is not searched again (keeps the scan linear).
-    const known = this.unclosedMarkers.get(marker);
-    const close = known !== undefined && known <= contentStart ? undefined : findHeredocClose(text, marker, contentStart, this.to);
-    if (close) {
-      f.limit = close.limit;
-      f.closeStart = close.start;
-      f.closeEnd = close.end;
-    } else {
-      if (known === undefined || known > contentStart) this.unclosedMarkers.set(marker, contentStart);
-      const header = this.headers.next(contentStart);
-      const stop = header >= 0 && header < this.to ? header : this.to;
-      f.limit = stop;
-      f.closeStart = f.closeEnd = stop;
-      this.diags.push({ message: `Unterminated heredoc: expected a line containing only "${marker}"`, start: i, end: contentStart - 1 });
-    }
-    this.i = contentStart;
+    const h = this.heredocs.open(i, end);
+    if (!h) return false;
+    this.push(T.HeredocOpen, i, h.contentStart, h.flush ? F_FLUSH : 0);
+    const f = frame(M.Heredoc, h.limit);
+    f.marker = h.marker;
+    f.closeStart = h.closeStart;
+    f.closeEnd = h.closeEnd;
+    if (h.missing) this.diags.push({ message: `Unterminated heredoc: expected a line containing only "${h.marker}"`, start: i, end: h.contentStart - 1 });
+    this.i = h.contentStart;
     this.frames.push(f);
     return true;
   }

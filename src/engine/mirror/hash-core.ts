@@ -148,25 +148,71 @@ export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompr
     // dirhash.HashZip: names in central-directory order, then map name -> last entry with that name.
     const byName = new Map<string, yauzl.Entry>();
     for (const e of entries) byName.set(e.fileNameRaw.toString('latin1'), e);
-    const names = entries.map((e) => e.fileNameRaw).sort(Buffer.compare);
-    const outer = createHash('sha256');
     const contentHashes = new Map<yauzl.Entry, string>();
-    for (const name of names) {
-      if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
-      const entry = byName.get(name.toString('latin1'))!;
+    const lines: Array<{ name: Buffer; hex: string }> = [];
+    for (const e of entries) {
+      const entry = byName.get(e.fileNameRaw.toString('latin1'))!;
       let hex = contentHashes.get(entry);
       if (hex === undefined) {
+        if (e.fileNameRaw.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
         hex = await hashEntry(zip, entry, signal);
         contentHashes.set(entry, hex);
       }
-      outer.update(hex + '  ');
-      outer.update(name);
-      outer.update('\n');
+      lines.push({ name: e.fileNameRaw, hex });
     }
-    return 'h1:' + outer.digest('base64');
+    return hash1(lines, path);
   } finally {
     zip.close();
   }
+}
+
+/**
+ * The dirhash.HashDir lines of a zip unpacked as go-getter unpacks it (see h1OfUnpackedZip in
+ * hash.ts), or 'plain' when unpacking changes nothing (no directory entries, no names it
+ * normalises, no name twice): then they are the HashZip lines and h1OfZip is the answer.
+ */
+export async function unpackedZipLines(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<Array<{ name: Buffer; hex: string }> | 'plain'> {
+  const zip = await openZip(path, false);
+  try {
+    const files = new Map<string, yauzl.Entry>(); // unpacked name (latin1 = raw bytes) → last entry written there
+    let plain = true;
+    let declared = 0;
+    for await (const entry of zip.eachEntry()) {
+      signal?.throwIfAborted();
+      declared += entry.uncompressedSize;
+      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
+      const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
+      const name = unpackedName(raw);
+      if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
+      if (name === '' || raw.endsWith('/')) { plain = false; continue; } // a directory: created, never hashed
+      if (name !== raw || files.has(name)) plain = false;
+      files.set(name, entry);
+    }
+    if (plain) return 'plain';
+    const lines: Array<{ name: Buffer; hex: string }> = [];
+    for (const [name, entry] of files) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
+    return lines;
+  } finally {
+    zip.close();
+  }
+}
+
+/** Where go-getter writes a zip entry, relative to the package directory; undefined for "..". */
+function unpackedName(raw: string): string | undefined {
+  const parts = raw.split('/').filter((p) => p !== '' && p !== '.');
+  return parts.includes('..') ? undefined : parts.join('/');
+}
+
+/** dirhash.Hash1 over (name, sha256 hex) pairs: sorted by name bytes, "hex  name\n" each. */
+export function hash1(lines: Array<{ name: Buffer; hex: string }>, where: string): string {
+  const outer = createHash('sha256');
+  for (const { name, hex } of lines.sort((a, b) => Buffer.compare(a.name, b.name))) {
+    if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${where})`);
+    outer.update(`${hex}  `);
+    outer.update(name);
+    outer.update('\n');
+  }
+  return 'h1:' + outer.digest('base64');
 }
 
 async function hashEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, signal?: AbortSignal): Promise<string> {

@@ -4,9 +4,10 @@
 // worker can start, are hashed in this thread. Same results either way.
 //
 // TOFU_REGISTRY_HASH_WORKERS=N caps the workers (0: none); configureHashing() does the same in code.
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { HashPool, HashPoolOptions, HashPoolStats, HashPoolUnavailable, HashTask } from './hash-pool';
-import { h1OfZipHere, hashPackageHere, MAX_UNCOMPRESSED_BYTES, sha256FileHere } from './hash-core';
+import { h1OfZipHere, hash1, hashPackageHere, MAX_UNCOMPRESSED_BYTES, sha256FileHere, unpackedZipLines } from './hash-core';
 
 export { MAX_UNCOMPRESSED_BYTES } from './hash-core';
 
@@ -82,6 +83,37 @@ export function h1OfZip(path: string, signal?: AbortSignal, maxUncompressedBytes
 /** Both hashes of an archive on disk: zh: (whole file) and h1: (entries). */
 export function hashPackage(path: string, signal?: AbortSignal): Promise<PackageHashes> {
   return offThread({ op: 'package', path }, () => hashPackageHere(path, signal), signal);
+}
+
+/**
+ * `h1:` of a package as `tofu init` and `tofu providers lock` record it in the lock file: they
+ * unpack the archive (go-getter's zip decompressor) and hash the directory (dirhash.HashDir), not
+ * the archive (HashZip, what h1OfZip computes and what a mirror lists). The two differ only for a
+ * zip with directory entries (no line in HashDir), names that unpacking normalises ("./a",
+ * "a//b") or the same name twice (one file). Any other zip takes the h1OfZip path; pass its result
+ * as `zipH1` when it is already known, so an ordinary package is hashed once.
+ */
+export async function h1OfUnpackedZip(path: string, signal?: AbortSignal, zipH1?: string, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
+  const lines = await unpackedZipLines(path, signal, maxUncompressedBytes);
+  return lines === 'plain' ? zipH1 ?? h1OfZip(path, signal, maxUncompressedBytes) : hash1(lines, path);
+}
+
+/**
+ * `h1:` of an unpacked package directory (a filesystem mirror's HOST/NS/TYPE/VERSION/OS_ARCH/):
+ * dirhash.HashDir — every file below it (symlinks read through), names relative with "/".
+ */
+export async function h1OfDirectory(dir: string, signal?: AbortSignal): Promise<string> {
+  const lines: Array<{ name: Buffer; hex: string }> = [];
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of await readdir(rel ? join(dir, rel) : dir, { withFileTypes: true })) {
+      signal?.throwIfAborted();
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(name);
+      else lines.push({ name: Buffer.from(name), hex: (await sha256File(join(dir, name), signal)).sha256 });
+    }
+  };
+  await walk('');
+  return hash1(lines, dir);
 }
 
 /** The hash schemes we can check; others (future schemes) are ignored, like OpenTofu does. */

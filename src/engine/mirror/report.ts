@@ -37,7 +37,8 @@ export function renderReportMarkdown(r: MirrorReport, opts: { mirrorUrl?: string
   return lines.join('\n');
 }
 
-function cell(s: string): string {
+/** Text for a Markdown table cell (pipes escaped, one line); the module mirror's report uses it too. */
+export function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { impliedProvider, isBuiltInProvider, parseProviderSource } from '../addresses';
 import type { Block, Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
+import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
+import { readLockFile } from '../lockfile/read';
 import type { ProviderRequirement } from './run';
 
 export interface DirRequirements {
@@ -29,8 +31,9 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   const localNames = new Set<string>();
   const builtIn = new Set<string>();
   const names = (await fs.readdir(dir)).filter((n) => CONFIG_RE.test(n)).sort();
-  for (const name of names) {
-    const text = await fs.readFile(join(dir, name), 'utf8');
+  const texts = await mapLimit(names, FS_CONCURRENCY, (name) => readText(join(dir, name)));
+  for (const [i, name] of names.entries()) {
+    const text = texts[i];
     const found = name.endsWith('.json') ? fromJson(text, name, errors) : fromHcl(text, implied);
     for (const r of found) {
       localNames.add(r.name);
@@ -70,20 +73,22 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   return { requirements, notes, errors, builtIn: [...builtIn].sort() };
 }
 
-/** Directories under `root` that contain configuration files (skipping .terraform, .git, node_modules). */
+/**
+ * Directories under `root` that contain configuration files (skipping .terraform, .git, any other
+ * hidden directory and node_modules; at most 12 levels deep), sorted. Directories are read in
+ * parallel; past `limit` found, the walk stops and the first `limit` in sorted order are returned.
+ */
 export async function findConfigDirs(root: string, limit = 2000): Promise<string[]> {
   const out: string[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (out.length >= limit || depth > 12) return;
-    let entries;
-    try { entries = await fs.readdir(dir, { withFileTypes: true }); } catch { return; }
-    if (entries.some((e) => e.isFile() && CONFIG_RE.test(e.name))) out.push(dir);
-    for (const e of entries) {
-      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') await walk(join(dir, e.name), depth + 1);
-    }
-  };
-  await walk(root, 0);
-  return out.sort();
+  await walkTree(root, {
+    directory(dir, entries) {
+      if (entries.some((e) => e.isFile() && CONFIG_RE.test(e.name))) out.push(dir);
+    },
+    descend: (name, depth) => depth <= 12 && !name.startsWith('.') && name !== 'node_modules',
+    unreadable() { /* skipped: e.g. a directory without read permission beside the configuration */ },
+    done: () => out.length >= limit,
+  });
+  return out.sort().slice(0, limit);
 }
 
 interface RawRequirement { name: string; source?: string; version?: string }
@@ -143,24 +148,15 @@ function fromJson(text: string, name: string, errors: string[]): RawRequirement[
 
 /**
  * `.terraform.lock.hcl`: provider "HOST/NS/TYPE" { version = "…"  hashes = ["h1:…", "zh:…"] }.
- * Keys are normalized addresses.
+ * Keys are normalized addresses; blocks without a version are left out. A thin view of
+ * readLockFile (src/engine/lockfile), kept for callers that only need the pins.
  */
 export function parseLockFile(text: string): Map<string, { version: string; hashes: string[] }> {
-  const file = parseHcl(text);
   const out = new Map<string, { version: string; hashes: string[] }>();
-  for (const b of blocks(file.body, 'provider')) {
-    const label = b.labels[0]?.value;
-    if (!label) continue;
+  for (const p of readLockFile(text).providers) {
     let address: string;
-    try { address = parseProviderSource(label).address; } catch { continue; }
-    let version: string | undefined;
-    let hashes: string[] = [];
-    for (const item of b.body.items) {
-      if (item.kind !== 'attribute') continue;
-      if (item.name === 'version') version = literal(item.expr);
-      if (item.name === 'hashes' && item.expr.kind === 'tuple') hashes = item.expr.items.map(literal).filter((h): h is string => !!h);
-    }
-    if (version !== undefined) out.set(address, { version, hashes });
+    try { address = parseProviderSource(p.address).address; } catch { continue; }
+    if (p.version !== null && !out.has(address)) out.set(address, { version: p.version, hashes: p.hashes });
   }
   return out;
 }

@@ -20,6 +20,22 @@ export function parseSha256Sums(text: string): Map<string, string> {
 }
 
 /**
+ * The zh: hashes a lock file records from a signed SHA256SUMS: one per line, every archive of the
+ * version (signatureAuthentication.acceptableHashes). As there, a document with any line that is
+ * not `<64 hex> <name>` is not taken for a checksums file at all: no hashes.
+ */
+export function zipHashesOfSums(document: string): string[] {
+  const out: string[] = [];
+  for (const line of document.split('\n')) {
+    const parts = line.trim().split(/\s+/).filter(Boolean);
+    if (!parts.length) continue;
+    if (parts.length < 2 || !/^[0-9a-fA-F]{64}$/.test(parts[0])) return [];
+    out.push('zh:' + parts[0].toLowerCase());
+  }
+  return out;
+}
+
+/**
  * Checks that SHA256SUMS lists `filename` with `sha256` (hex). Returns null when it does, or
  * the reason it does not (one line, for the report).
  */
@@ -40,6 +56,19 @@ export type SignatureCheck =
   | { ok: true; keyId: string }
   | { ok: false; reason: 'unknown-key' | 'bad-signature' | 'no-keys' | 'malformed'; message: string };
 
+// A registry lists the same key for every provider version: parse each armored key once.
+const parsedKeys = new Map<string, Promise<OpenPgp.PublicKey[]>>();
+function readPublicKeys(openpgp: typeof OpenPgp, armor: string): Promise<OpenPgp.PublicKey[]> {
+  let p = parsedKeys.get(armor);
+  if (!p) {
+    p = openpgp.readKeys({ armoredKeys: armor }).then((list) => list.map((key) => key.toPublic()));
+    if (parsedKeys.size >= 64) parsedKeys.delete(parsedKeys.keys().next().value!);
+    parsedKeys.set(armor, p);
+    p.catch(() => parsedKeys.delete(armor));
+  }
+  return p;
+}
+
 /** Verifies the detached signature (binary or ASCII-armored) of `document` with any of `keys`. */
 export async function verifyDetachedSignature(document: Uint8Array, signatureBytes: Uint8Array,
   keys: readonly SigningKey[]): Promise<SignatureCheck> {
@@ -57,7 +86,7 @@ export async function verifyDetachedSignature(document: Uint8Array, signatureByt
   const publicKeys: OpenPgp.PublicKey[] = [];
   for (const k of keys) {
     try {
-      publicKeys.push(...(await openpgp.readKeys({ armoredKeys: k.asciiArmor })).map((key) => key.toPublic()));
+      publicKeys.push(...await readPublicKeys(openpgp, k.asciiArmor));
     } catch {
       // An unreadable key cannot have made the signature; the other keys may still verify it.
     }
@@ -79,4 +108,39 @@ export async function verifyDetachedSignature(document: Uint8Array, signatureByt
   } catch (err) {
     return { ok: false, reason: 'bad-signature', message: `the signature of SHA256SUMS does not verify (${errorText(err)})` };
   }
+}
+
+/** A download answer's `packages` (OpenTofu ≥ 1.12), as the providers.v1 client validated it. */
+export interface PackagesAnswer {
+  /** The requested platform's archive name, e.g. terraform-provider-aws_5.0.0_linux_amd64.zip. */
+  filename: string;
+  os: string;
+  arch: string;
+  packages: Record<string, { hashes: string[]; size: number }>;
+}
+
+/**
+ * Checks `packages` against the signed SHA256SUMS: every listed platform must carry a zh: hash,
+ * and each of its zh: hashes must be that platform's line in the document (its archive name is the
+ * requested one with the platform swapped, else the one line ending in `_OS_ARCH.zip`). Stricter
+ * than OpenTofu, which compares the requested platform only: one contradiction and none of the
+ * answer's hashes are trusted. Returns null when it holds, else the reason (one line).
+ */
+export function checkPackages(document: string, answer: PackagesAnswer): string | null {
+  const sums = parseSha256Sums(document);
+  const suffix = `_${answer.os}_${answer.arch}.zip`;
+  const stem = answer.filename.endsWith(suffix) ? answer.filename.slice(0, -suffix.length) : undefined;
+  // OpenTofu 1.12 refuses an answer whose `packages` leaves out the platform it asked for.
+  if (!answer.packages[`${answer.os}_${answer.arch}`]) return `"packages" does not list the requested platform ${answer.os}_${answer.arch}`;
+  for (const [platform, pkg] of Object.entries(answer.packages)) {
+    const zh = pkg.hashes.filter((h) => h.startsWith('zh:'));
+    if (!zh.length) return `"packages" lists no zh: hash for ${platform}, so its hashes cannot be checked against SHA256SUMS`;
+    const byStem = stem !== undefined ? `${stem}_${platform}.zip` : undefined;
+    const candidates = byStem && sums.has(byStem) ? [byStem] : [...sums.keys()].filter((n) => n.endsWith(`_${platform}.zip`));
+    if (candidates.length !== 1) return `"packages" lists ${platform}, but SHA256SUMS has ${candidates.length ? 'several archives' : 'no archive'} for that platform`;
+    const listed = `zh:${sums.get(candidates[0])}`;
+    const wrong = zh.find((h) => h !== listed);
+    if (wrong) return `"packages" gives ${wrong} for ${platform}, but the signed SHA256SUMS lists ${listed} for ${candidates[0]}`;
+  }
+  return null;
 }

@@ -7,9 +7,10 @@ import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
-import { h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from './hash';
+import type { RegistryPackage } from '../registry/providers';
+import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from './hash';
 import { safeFilename, UnsafePathError } from './paths';
-import { checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from './signature';
+import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from './signature';
 import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
 
@@ -23,6 +24,8 @@ export class MirrorStepError extends Error {
 }
 
 export interface FetchContext {
+  /** The registry's download answer, when the caller already has it (origin registries only). */
+  meta?: ProviderPackageMeta;
   /** Temp file to download into (beside the final file). */
   dest: string;
   /** The final archive path, when a file already exists there (left by an interrupted run). */
@@ -52,6 +55,10 @@ export interface ProviderPackageMeta {
   shasumsUrl: string;
   shasumsSignatureUrl: string;
   signingKeys: Array<{ keyId?: string; asciiArmor: string }>;
+  os: string;
+  arch: string;
+  /** OpenTofu ≥ 1.12: every platform's hashes and size (validated by the providers.v1 client). */
+  packages?: Record<string, RegistryPackage>;
 }
 
 export interface RegistryLike {
@@ -76,6 +83,14 @@ export function versionStrings(result: unknown): string[] {
 const SUMS_MAX = 1024 * 1024;
 const SIG_MAX = 64 * 1024;
 
+/** SHA256SUMS of one provider version, its detached signature verified with the registry's keys. */
+export interface SignedSums {
+  /** The document as served (archive name → lower-case sha256 via parseSha256Sums). */
+  document: string;
+  /** The key that made the signature (upper-case hex key id). */
+  keyId: string;
+}
+
 /** Archives from the provider's origin registry, verified by shasum, SHA256SUMS and signature. */
 export class RegistrySource implements ArchiveSource {
   readonly label = 'origin registry';
@@ -88,11 +103,12 @@ export class RegistrySource implements ArchiveSource {
     return versionStrings(await this.registry.listProviderVersions(addr, { signal }));
   }
 
-  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
+  /** The providers.v1 download answer for one platform (step 'metadata', or 'path' for an unsafe filename). */
+  async metadata(t: MirrorTarget, signal?: AbortSignal): Promise<ProviderPackageMeta> {
     const [os, arch] = t.platform.split('_');
     let meta: ProviderPackageMeta;
     try {
-      meta = await this.registry.getProviderPackage(t.address, t.version, os, arch, { signal: ctx.signal });
+      meta = await this.registry.getProviderPackage(t.address, t.version, os, arch, { signal });
     } catch (err) {
       throw new MirrorStepError(/unsafe filename/.test(errorText(err)) ? 'path' : 'metadata', errorText(err));
     }
@@ -101,9 +117,31 @@ export class RegistrySource implements ArchiveSource {
     } catch (err) {
       throw new MirrorStepError('path', (err as UnsafePathError).message);
     }
+    return meta;
+  }
+
+  /**
+   * SHA256SUMS of the version `meta` belongs to, once its signature verified (steps 'sha256sums',
+   * 'signature'); fetched and verified once per document for every platform and caller.
+   */
+  async signedSums(meta: ProviderPackageMeta, signal?: AbortSignal): Promise<SignedSums> {
+    let docs: { doc: Buffer; sig: Buffer };
+    try {
+      docs = await this.fetchDocuments(meta, signal);
+    } catch (err) {
+      throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
+    }
+    const sig = await this.verify(meta, docs);
+    if (!sig.ok) throw new MirrorStepError('signature', `${sig.message} (${shownUrl(meta.shasumsSignatureUrl)})`);
+    return { document: docs.doc.toString('utf8'), keyId: sig.keyId };
+  }
+
+  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
+    const meta = ctx.meta ?? await this.metadata(t, ctx.signal);
     const shasum = String(meta.shasum ?? '').toLowerCase();
     const documents = this.fetchDocuments(meta, ctx.signal);
     documents.catch(() => undefined); // awaited below; don't let an early failure go unhandled
+    const pkg = meta.packages?.[t.platform];
 
     // An archive already at the final name (an interrupted run placed it but did not list it) is
     // kept when it has the registry's shasum; it is still checked against SHA256SUMS + signature.
@@ -117,35 +155,48 @@ export class RegistrySource implements ArchiveSource {
       file = ctx.existing!;
       downloaded = false;
     } else {
-      ({ sha256, size } = await downloadStep(this.registry.http, meta.downloadUrl, ctx));
+      // `packages` gives the size: a longer body is cut off instead of downloaded in full.
+      ({ sha256, size } = await downloadStep(this.registry.http, meta.downloadUrl, { ...ctx, maxBytes: Math.min(ctx.maxBytes, pkg?.size ?? Infinity) }));
       if (sha256 !== shasum) {
         throw new MirrorStepError('shasum', `archive ${shownUrl(meta.downloadUrl)} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
       }
     }
     // h1: (a worker thread inflates every entry) runs while SHA256SUMS and its signature are checked.
-    const h1 = h1OfZip(file, ctx.signal);
-    const verified = this.verifySums(meta, shasum, documents);
-    await Promise.allSettled([h1, verified]); // neither outlives this step (the file may be removed next)
-    await verified;
+    const h1Pending = h1OfZip(file, ctx.signal);
+    h1Pending.catch(() => undefined);
     try {
-      return { hashes: { h1: await h1, zh: 'zh:' + sha256, size }, downloaded };
+      let docs: { doc: Buffer; sig: Buffer };
+      try {
+        docs = await documents;
+      } catch (err) {
+        throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
+      }
+      const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
+      if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
+      const sums = await this.signedSums(meta, ctx.signal);
+      if (meta.packages) {
+        const contradiction = checkPackages(sums.document, { filename: meta.filename, os: meta.os, arch: meta.arch, packages: meta.packages });
+        if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(meta.shasumsUrl)})`);
+      }
+      if (pkg && size !== pkg.size) {
+        throw new MirrorStepError('size', `archive ${shownUrl(meta.downloadUrl)} is ${size} bytes, but the registry's "packages" says ${pkg.size}`);
+      }
+    } catch (err) {
+      await h1Pending.catch(() => undefined); // it reads the file, which the caller removes next
+      throw err;
+    }
+    let h1: string;
+    try {
+      h1 = await h1Pending;
     } catch (err) {
       throw new MirrorStepError('archive', `archive ${shownUrl(meta.downloadUrl)} is not a readable zip: ${errorText(err)}`);
     }
-  }
-
-  /** The archive's shasum is listed in SHA256SUMS, whose signature is valid (else a MirrorStepError). */
-  private async verifySums(meta: ProviderPackageMeta, shasum: string, documents: Promise<{ doc: Buffer; sig: Buffer }>): Promise<void> {
-    let docs: { doc: Buffer; sig: Buffer };
-    try {
-      docs = await documents;
-    } catch (err) {
-      throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
+    const claimed = pkg?.hashes.filter((h) => h.startsWith('h1:')) ?? [];
+    // A registry may compute h1: from the archive or from the unpacked package; either must match.
+    if (claimed.length && !claimed.includes(h1) && !claimed.includes(await h1OfUnpackedZip(file, ctx.signal, h1))) {
+      throw new MirrorStepError('packages', `archive ${shownUrl(meta.downloadUrl)} has ${h1}, but the registry's "packages" says ${claimed.join(', ')}`);
     }
-    const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
-    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
-    const sig = await this.verify(meta, docs);
-    if (!sig.ok) throw new MirrorStepError('signature', `${sig.message} (${shownUrl(meta.shasumsSignatureUrl)})`);
+    return { hashes: { h1, zh: 'zh:' + sha256, size }, downloaded };
   }
 
   /** SHA256SUMS and SHA256SUMS.sig, fetched once per URL pair (shared by every platform). */
@@ -195,11 +246,12 @@ export class MirrorSource implements ArchiveSource {
     return this.client.listVersions(addr, signal);
   }
 
-  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
+  /** The mirror's entry for one archive (its version JSON is fetched once per version). */
+  async archive(t: MirrorTarget, signal?: AbortSignal): Promise<MirrorArchive> {
     const key = `${t.provider}@${t.version}`;
     let doc = this.versionDocs.get(key);
     if (!doc) {
-      doc = this.client.listArchives(t.address, t.version, ctx.signal);
+      doc = this.client.listArchives(t.address, t.version, signal);
       this.versionDocs.set(key, doc);
       doc.catch(() => this.versionDocs.delete(key));
     }
@@ -210,6 +262,11 @@ export class MirrorSource implements ArchiveSource {
       throw new MirrorStepError('metadata', errorText(err));
     }
     if (!archive) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} archive of ${t.provider} ${t.version}`);
+    return archive;
+  }
+
+  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
+    const archive = await this.archive(t, ctx.signal);
     const expected = archive.hashes.filter(isSupportedHash);
     if (!expected.length && !t.locks?.length) {
       throw new MirrorStepError('mirror-hash', `${this.label} lists no h1:/zh: hashes for ${shownUrl(archive.url)}; refusing an unverifiable archive`);

@@ -16,6 +16,7 @@ export type MirrorStep =
   | 'shasum'        // sha256 of the archive differs from the registry's shasum
   | 'sha256sums'    // SHA256SUMS missing or not listing the archive with that hash
   | 'signature'     // SHA256SUMS.sig does not verify with the registry's keys
+  | 'packages'      // the download answer's `packages` contradicts SHA256SUMS or the archive
   | 'lock-hash'     // package does not match the hashes in .terraform.lock.hcl
   | 'mirror-hash'   // package does not match the hashes of the source mirror (--from-mirror)
   | 'archive'       // the file is not a readable zip (h1: cannot be computed)
@@ -33,6 +34,7 @@ export const STEP_LABEL: Record<MirrorStep, string> = {
   shasum: 'shasum check failed',
   sha256sums: 'SHA256SUMS check failed',
   signature: 'signature check failed',
+  packages: 'registry "packages" check failed',
   'lock-hash': 'lock file hash check failed',
   'mirror-hash': 'source mirror hash check failed',
   archive: 'archive check failed',

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../config/ast';
 import type { FileSummary, ModuleCall } from '../config/extract';
 import { findConfigFiles, loadConfigDir, isConfigFileName } from '../config/files';
+import { mapLimit } from '../fstree';
 import { analyzeVariable, interfaceFromFiles } from './variables';
 import { checkModuleCall } from './inputs';
 import type { ModuleResolver, ResolvedModule } from './resolve';
@@ -75,8 +76,10 @@ export async function checkDirectory(root: string, resolver: ModuleResolver | un
   const files = (await findConfigFiles([root])).filter((f) => isConfigFileName(f));
   const dirs = [...new Set(files.map((f) => path.dirname(f)))].sort();
   const out: DirectoryCheckResult = { diagnostics: [], variables: [] };
-  for (const dir of dirs) {
-    const { files: loaded } = await loadConfigDir(dir);
+  // Every directory is read and parsed up front, in parallel; the checks (which may fetch modules) run in order.
+  const loadedDirs = await mapLimit(dirs, 4, (dir) => loadConfigDir(dir));
+  for (const [i, dir] of dirs.entries()) {
+    const loaded = loadedDirs[i].files;
     // Override files: problems that only appear once they are merged over the primary files.
     const merge = interfaceFromFiles(dir, loaded).overrideDiagnostics;
     for (const f of loaded) {

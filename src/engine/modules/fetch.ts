@@ -1,20 +1,26 @@
-// Fetching a remote module's source into a cache directory: tar.gz / zip archives over HTTP(S)
-// (size-capped, timed out, every archive path validated before anything is written) and `git::`
-// sources through the user's git. Returns the module directory (with `//subdir` applied).
+// Fetching a module package (a go-getter style location) into a cache directory: tar.gz / zip
+// archives over HTTP(S) (size-capped, timed out, every archive path validated before anything is
+// written) and git repositories (`git::`, ssh, the GitHub/Bitbucket shorthands) through the
+// user's git (git.ts). fetchPackage returns the whole package plus the location's `//subdir` (what
+// the module mirror repacks); fetchModule the module directory inside it (what `types check` reads).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { spawn } from 'node:child_process';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
 import type { HttpClient } from '../net/http';
-import { redactUrls, shownUrl } from '../net/http-errors';
-import { splitSubdir } from '../addresses/module-source';
+import { shownUrl } from '../net/http-errors';
+import { extraCaCertificates } from '../net/dispatcher';
+import { parseModuleSource, splitSubdir } from '../addresses/module-source';
+import { ModuleFetchError } from './fetch-error';
+import { gitClone, treeSize } from './git';
+
+export { ModuleFetchError } from './fetch-error';
 
 export interface FetchOptions {
   http: HttpClient;
-  /** Modules are cached under `<cacheDir>/modules/<hash of key>/`. */
+  /** Packages are cached under `<cacheDir>/modules/<hash of key>/`. */
   cacheDir: string;
   /** Download cap (default 64 MiB). */
   maxBytes?: number;
@@ -27,17 +33,27 @@ export interface FetchOptions {
   gitTimeoutMs?: number;
   /** Value of GIT_ALLOW_PROTOCOL for clones (default "https:http:ssh:git"; tests add "file"). */
   gitProtocols?: string;
+  /** PEM certificates git trusts on top of the system roots (what --ca-file adds for HTTPS requests). */
+  caCertificates?: string[];
   signal?: AbortSignal;
 }
 
-export class ModuleFetchError extends Error {
-  constructor(message: string, readonly url?: string) { super(message); }
+/** A fetched package: its root directory and the `//subdir` its location names ('' when none). */
+export interface FetchedPackage {
+  root: string;
+  /** As written in the location (validated; it may be a glob such as `*`, see moduleDirectory). */
+  subdir: string;
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_EXTRACTED = 256 * 1024 * 1024;
 const DEFAULT_MAX_ENTRIES = 20000;
 const DEFAULT_GIT_TIMEOUT = 10 * 60 * 1000;
+
+/** The CA certificates an engine adds to the system roots (its caFiles, NODE_EXTRA_CA_CERTS): git must trust them too. */
+export function engineCaCertificates(engine: { options?: { env?: NodeJS.ProcessEnv; caFiles?: string[] } }): string[] {
+  return extraCaCertificates(engine.options?.env ?? process.env, engine.options?.caFiles ?? []);
+}
 
 /** A module location as it may appear in messages (shownUrl: forced getters, user information, secret parameters). */
 export function shownLocation(location: string): string {
@@ -62,11 +78,19 @@ function within(root: string, p: string): boolean {
 /**
  * Fetch `location` (a go-getter style source: `https://…/x.tar.gz//sub`, `…?archive=zip`,
  * `git::https://…?ref=v1`) once into the cache; `cacheKey` names it (e.g. "address@version").
+ * Returns the module directory (the location's `//subdir` applied).
  */
 export async function fetchModule(location: string, cacheKey: string, opts: FetchOptions): Promise<string> {
+  const pkg = await fetchPackage(location, cacheKey, opts);
+  return moduleDirectory(pkg.root, pkg.subdir, location);
+}
+
+/** Fetch the whole package `location` points at (once per cacheKey) without applying its `//subdir`. */
+export async function fetchPackage(location: string, cacheKey: string, opts: FetchOptions): Promise<FetchedPackage> {
   const [pkg, subdirRaw] = splitSubdir(location);
   const subdir = subdirRaw === undefined ? '' : safeRelativePath(subdirRaw);
   if (subdir === undefined) throw new ModuleFetchError(`invalid subdirectory ${JSON.stringify(subdirRaw)} in module location ${shownLocation(location)}`);
+  const source = packageSource(pkg);
   const dir = path.join(opts.cacheDir, 'modules', createHash('sha256').update(cacheKey).digest('hex').slice(0, 32));
   const done = path.join(dir, '.tofu-registry-complete');
   if (!(await exists(done))) {
@@ -76,8 +100,8 @@ export async function fetchModule(location: string, cacheKey: string, opts: Fetc
     try {
       const content = path.join(tmp, 'content');
       await fs.mkdir(content);
-      if (/^git::/i.test(pkg)) await gitClone(pkg.slice(5), content, opts);
-      else await fetchArchive(pkg.replace(/^https?::/i, ''), tmp, content, opts);
+      if (source.kind === 'git') await fetchGit(source.src, tmp, content, opts);
+      else await fetchArchive(source.url, tmp, content, opts);
       await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), shownLocation(location));
       await fs.rm(dir, { recursive: true, force: true });
       await fs.rename(tmp, dir);
@@ -86,11 +110,94 @@ export async function fetchModule(location: string, cacheKey: string, opts: Fetc
       throw err;
     }
   }
-  const root = path.join(dir, 'content');
-  const target = path.join(root, subdir);
-  if (!within(root, target)) throw new ModuleFetchError(`subdirectory ${subdirRaw} escapes the module package`);
-  if (!(await exists(target))) throw new ModuleFetchError(`subdirectory "${subdir}" does not exist in the module package from ${shownLocation(location)}`);
-  return target;
+  return { root: path.join(dir, 'content'), subdir };
+}
+
+/**
+ * The directory `subdir` names inside a package. Like go-getter's SubdirGlob (which tofu applies
+ * to registry locations such as `…/archive.tar.gz//*`), glob patterns must match exactly one path.
+ */
+export async function moduleDirectory(root: string, subdir: string, location: string): Promise<string> {
+  const safe = safeRelativePath(subdir);
+  if (safe === undefined) throw new ModuleFetchError(`subdirectory ${subdir} escapes the module package`);
+  let candidates = [root];
+  for (const segment of safe ? safe.split('/') : []) {
+    if (!/[*?[]/.test(segment)) { candidates = candidates.map((c) => path.join(c, segment)); continue; }
+    const re = globRegExp(segment);
+    const next: string[] = [];
+    for (const c of candidates) {
+      const names = await fs.readdir(c).catch(() => [] as string[]);
+      for (const n of names.sort()) if (re.test(n)) next.push(path.join(c, n));
+    }
+    candidates = next;
+  }
+  const found = [];
+  for (const c of candidates) if (within(root, c) && (await fs.stat(c).catch(() => undefined))?.isDirectory()) found.push(c);
+  if (found.length > 1) throw new ModuleFetchError(`subdirectory "${safe}" matches ${found.length} directories in the module package from ${shownLocation(location)}`);
+  if (!found.length) throw new ModuleFetchError(`subdirectory "${safe}" does not exist in the module package from ${shownLocation(location)}`);
+  return found[0];
+}
+
+/** A glob segment (`*`, `?`, `[abc]`) as a regular expression, like Go's filepath.Match. */
+export function globRegExp(segment: string): RegExp {
+  let re = '';
+  for (let i = 0; i < segment.length; i++) {
+    const ch = segment[i];
+    if (ch === '*') re += '[^/]*';
+    else if (ch === '?') re += '[^/]';
+    else if (ch === '[') {
+      const end = segment.indexOf(']', i + 2);
+      if (end < 0) { re += '\\['; continue; }
+      re += '[' + segment.slice(i + 1, end).replace(/\\/g, '\\\\') + ']';
+      i = end;
+    } else re += ch.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+type PackageSource = { kind: 'git'; src: string } | { kind: 'archive'; url: string };
+
+/**
+ * How a package location is fetched, by its source kind (parseModuleSource): git repositories
+ * (with go-getter's GitHub/Bitbucket shorthand expansions) or http(s) archives. Other getters
+ * (s3, gcs, hg, oci, file) are refused with a message that names them.
+ */
+export function packageSource(pkg: string): PackageSource {
+  const src = parseModuleSource(pkg);
+  const shown = shownLocation(pkg);
+  switch (src.kind) {
+    case 'git': return { kind: 'git', src: pkg.replace(/^git::/i, '') };
+    case 'github': case 'bitbucket': return { kind: 'git', src: shorthandGitUrl(pkg) };
+    case 'http': return { kind: 'archive', url: pkg.replace(/^https?::/i, '') };
+    case 'registry': throw new ModuleFetchError(`${shown} is a registry address, not a module package location`);
+    case 'local': throw new ModuleFetchError(`${shown} is a relative path, not a module package location`);
+    case 'unknown': throw new ModuleFetchError(`invalid module location ${shown}: ${src.error ?? 'unrecognised'}`);
+    default:
+      throw new ModuleFetchError(`cannot fetch ${shown}: the ${src.kind} getter (${src.description}) is not supported; tofu-registry fetches module packages from http(s) archives and git repositories only`, undefined, true);
+  }
+}
+
+/** go-getter's GitHub/Bitbucket detectors: `github.com/org/repo?ref=x` → `https://github.com/org/repo.git?ref=x`. */
+function shorthandGitUrl(pkg: string): string {
+  const q = pkg.indexOf('?');
+  const [host, org, repo, ...rest] = (q < 0 ? pkg : pkg.slice(0, q)).split('/');
+  const name = repo && !repo.endsWith('.git') ? `${repo}.git` : repo ?? '';
+  return `https://${[host, org, name, ...rest].join('/')}${q < 0 ? '' : pkg.slice(q)}`;
+}
+
+async function fetchGit(src: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
+  const limits = extractLimits(opts);
+  await gitClone(src, content, {
+    timeoutMs: opts.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT, diskCap: (opts.maxBytes ?? DEFAULT_MAX_BYTES) + limits.maxBytes,
+    protocols: opts.gitProtocols ?? 'https:http:ssh:git', caCertificates: opts.caCertificates, scratchDir: tmp, signal: opts.signal,
+  });
+  // afterwards the checkout itself must stay within the caps like an extracted archive
+  const size = await treeSize(content, limits.maxBytes, limits.maxEntries);
+  const problems: string[] = [];
+  if (size.entries > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
+  if (size.bytes > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when checked out`);
+  const shown = shownUrl(src.split('?')[0]);
+  if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -98,6 +205,7 @@ async function exists(p: string): Promise<boolean> {
 }
 
 type ArchiveKind = 'tar.gz' | 'zip' | 'tar';
+const UNSUPPORTED_ARCHIVES = /\.(tar\.bz2|tbz2|tar\.tbz2|tar\.xz|txz|bz2|xz)$|(?<!\.tar)\.gz$/i;
 
 async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
   let url: URL;
@@ -108,7 +216,10 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   if (hint !== null) {
     url.searchParams.delete('archive');
     kind = hint === 'zip' ? 'zip' : hint === 'tar.gz' || hint === 'tgz' ? 'tar.gz' : hint === 'tar' ? 'tar' : undefined;
-    if (!kind) throw new ModuleFetchError(`unsupported archive type ${JSON.stringify(hint)} in ${shownUrl(rawUrl)}`);
+    if (!kind) throw new ModuleFetchError(`unsupported archive type ${JSON.stringify(hint)} in ${shownUrl(rawUrl)}`, undefined, UNSUPPORTED_ARCHIVES.test(`.${hint}`));
+  } else if (UNSUPPORTED_ARCHIVES.test(url.pathname)) {
+    // tofu also unpacks these (go-getter's bzip2/xz decompressors); Node has no bzip2 or xz.
+    throw new ModuleFetchError(`cannot fetch ${shownUrl(rawUrl)}: bzip2, xz and single-file gzip archives are not supported; tofu-registry unpacks .tar.gz, .tgz and .zip`, undefined, true);
   } else if (/\.zip$/i.test(url.pathname)) kind = 'zip';
   else if (/\.(tar\.gz|tgz)$/i.test(url.pathname)) kind = 'tar.gz';
   else if (/\.tar$/i.test(url.pathname)) kind = 'tar';
@@ -122,6 +233,14 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   if (kind === 'zip') await extractZip(file, content, shown, limits);
   else await extractTar(file, content, shown, limits);
   await fs.rm(file, { force: true });
+}
+
+/** Unpacks a local .tar.gz or .zip (e.g. a module mirror's own archive) with the checks a download gets. */
+export async function unpackArchive(file: string, dest: string, opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntries'> = {}): Promise<void> {
+  const kind = await sniff(file);
+  if (!kind) throw new ModuleFetchError(`${file} is neither a tar.gz nor a zip archive`);
+  if (kind === 'zip') await extractZip(file, dest, file, extractLimits(opts));
+  else await extractTar(file, dest, file, extractLimits(opts));
 }
 
 async function sniff(file: string): Promise<ArchiveKind | undefined> {
@@ -139,7 +258,7 @@ async function sniff(file: string): Promise<ArchiveKind | undefined> {
 
 interface Limits { maxBytes: number; maxEntries: number }
 
-function extractLimits(opts: FetchOptions): Limits {
+function extractLimits(opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntries'>): Limits {
   return { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
 }
 
@@ -178,7 +297,8 @@ async function extractTar(file: string, dest: string, url: string, limits: Limit
   if (count > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
   if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
   if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
-  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true });
+  // mtimes are not kept (nobody reads them; setting them costs a call per file)
+  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true });
 }
 
 /** Validate every zip entry first; symbolic links are not created. */
@@ -217,96 +337,4 @@ async function extractZip(file: string, dest: string, url: string, limits: Limit
   } finally {
     zip.close();
   }
-}
-
-/**
- * `git clone --depth 1 [--branch ref]` with the user's git; `?ref=` selects the ref. The clone has
- * its own deadline (gitTimeoutMs) and a size cap: while git runs, the clone directory (.git
- * included) may not grow past maxBytes + maxExtractedBytes; afterwards the checkout itself must
- * stay within maxExtractedBytes / maxEntries like an extracted archive. Symbolic links are checked
- * out as plain files (core.symlinks=false), so nothing in the package points outside it.
- */
-async function gitClone(src: string, dest: string, opts: FetchOptions): Promise<void> {
-  let url = src;
-  let ref: string | undefined;
-  const q = src.indexOf('?');
-  if (q >= 0) {
-    const params = new URLSearchParams(src.slice(q + 1));
-    ref = params.get('ref') ?? undefined;
-    url = src.slice(0, q);
-  }
-  const shown = shownUrl(url);
-  if (url.startsWith('-') || (ref !== undefined && (ref.startsWith('-') || !/^[\w./-]+$/.test(ref)))) {
-    throw new ModuleFetchError(`invalid git source ${shownUrl(src)}`);
-  }
-  const limits = extractLimits(opts);
-  const diskCap = (opts.maxBytes ?? DEFAULT_MAX_BYTES) + limits.maxBytes;
-  const timeoutMs = opts.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT;
-  const args = ['-c', 'core.symlinks=false', 'clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('git', args, {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: opts.gitProtocols ?? 'https:http:ssh:git' },
-    });
-    let stderr = '';
-    let killed: string | undefined;
-    const kill = (why: string) => { killed ??= why; child.kill('SIGKILL'); };
-    child.stderr!.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString(); });
-    const timer = setTimeout(() => kill(`it did not finish within ${timeoutMs / 1000} s`), timeoutMs);
-    let measuring = false;
-    const watch = setInterval(() => {
-      if (measuring) return;
-      measuring = true;
-      treeSize(dest, diskCap, Infinity).then((t) => {
-        if (t.bytes > diskCap) kill(`the clone grew past ${diskCap} bytes`);
-      }, () => undefined).finally(() => { measuring = false; });
-    }, 250);
-    const onAbort = () => kill('it was cancelled');
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const done = () => { clearTimeout(timer); clearInterval(watch); opts.signal?.removeEventListener('abort', onAbort); };
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      done();
-      reject(new ModuleFetchError(err.code === 'ENOENT' ? `cannot fetch ${shownUrl(src)}: git is not installed` : `cannot run git: ${err.message}`));
-    });
-    child.on('close', (code) => {
-      done();
-      if (code === 0 && !killed) return resolve();
-      const why = killed ?? redact(stderr.trim().split('\n').pop() || `exit code ${code}`, url);
-      reject(new ModuleFetchError(`git clone of ${shown} failed: ${why}`, shown));
-    });
-  });
-  await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
-  const size = await treeSize(dest, limits.maxBytes, limits.maxEntries);
-  const problems: string[] = [];
-  if (size.entries > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
-  if (size.bytes > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when checked out`);
-  if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
-}
-
-/** Total file size and entry count below `dir` (symbolic links not followed); stops early past the caps. */
-async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number }> {
-  let bytes = 0, entries = 0;
-  const stack = [dir];
-  while (stack.length && bytes <= maxBytes && entries <= maxEntries) {
-    const d = stack.pop()!;
-    let list;
-    try { list = await fs.readdir(d, { withFileTypes: true }); } catch { continue; }
-    for (const e of list) {
-      entries++;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) bytes += (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
-    }
-  }
-  return { bytes, entries };
-}
-
-/** git's last stderr line without the URL's secrets (git may echo the URL as given, or decoded). */
-function redact(line: string, url: string): string {
-  let out = redactUrls(line.split(url).join(shownUrl(url)));
-  try {
-    const u = new URL(url);
-    for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');
-  } catch { /* not a URL (scp-like ssh address): nothing to hide */ }
-  return out;
 }

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Engine } from '../engine';
 import { parseModuleSource, splitSubdir } from '../addresses/module-source';
 import { selectVersions } from '../versions';
-import { fetchModule, FetchOptions } from './fetch';
+import { engineCaCertificates, fetchModule, FetchOptions } from './fetch';
 import { loadModuleInterface, ModuleInterface } from './variables';
 
 export interface ModuleRequest {
@@ -95,7 +95,10 @@ export class ModuleResolver {
     const { engine, cacheDir } = this.opts;
     if (!engine || !cacheDir) throw new Error(`module ${req.source} is not installed (run tofu init) and no download cache is configured`);
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${req.source} is not installed, and network access is disabled`);
-    const fetchOpts: FetchOptions = { http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes };
+    const fetchOpts: FetchOptions = {
+      http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes,
+      caCertificates: engineCaCertificates(engine),
+    };
     if (src.kind === 'registry') {
       const list = await engine.listModuleVersions(src);
       const sel = selectVersions(list.versions, req.version ?? null, 'module');
@@ -109,9 +112,8 @@ export class ModuleResolver {
       const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}`, fetchOpts);
       return { dir, via: 'registry', version: loc.version, iface: await loadModuleInterface(dir) };
     }
-    if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github') {
-      const location = src.kind === 'github' ? `git::https://${req.source}` : req.source;
-      const dir = await fetchModule(location, location, fetchOpts);
+    if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github' || src.kind === 'bitbucket') {
+      const dir = await fetchModule(req.source, req.source, fetchOpts);
       return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
     }
     throw new Error(`cannot read the variables of module source ${req.source}: ${src.description} sources are not supported`);

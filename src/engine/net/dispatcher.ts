@@ -2,7 +2,7 @@
 // NODE_EXTRA_CA_CERTS, on top of the system roots), proxy (explicit or HTTPS_PROXY/NO_PROXY),
 // connect timeout.
 import { readFileSync } from 'node:fs';
-import { createSecureContext, rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
 import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { RegistryError } from './errors';
 
@@ -38,22 +38,25 @@ export function proxySettings(env: NodeJS.ProcessEnv, proxy?: string, extraNoPro
   return { httpsProxy: httpsProxy || undefined, noProxy: parts.length ? parts.join(',') : fromEnv };
 }
 
-// Secure contexts by the extra CAs they add: one per set in the process, as building one from
-// ~150 PEM roots costs tens of ms of CPU (each new engine — a settings change, a benchmark run —
-// would pay it again).
-const secureContexts = new Map<string, ReturnType<typeof createSecureContext>>();
+// Parsing the system roots plus the extra PEMs takes tens of ms; an engine is created per CLI run
+// and again whenever the editor's settings change, so the context is kept per PEM content.
+const contexts = new Map<string, SecureContext>();
+function secureContextFor(extra: string[]): SecureContext {
+  const key = extra.join('\n');
+  let ctx = contexts.get(key);
+  if (!ctx) {
+    ctx = createSecureContext({ ca: [...rootCertificates, ...extra] });
+    if (contexts.size >= 8) contexts.delete(contexts.keys().next().value!);
+    contexts.set(key, ctx);
+  }
+  return ctx;
+}
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const extra = extraCaCertificates(opts.env, opts.caFiles);
-  // One secure context for every connection: building it per TLS handshake cost tens of ms of
-  // CPU each (it dominated a parallel provider mirror run).
-  let secureContext;
-  if (extra.length) {
-    const key = extra.join('\n');
-    secureContext = secureContexts.get(key) ?? createSecureContext({ ca: [...rootCertificates, ...extra] });
-    secureContexts.set(key, secureContext);
-  }
-  const tls = secureContext ? { secureContext } : {};
+  // One secure context for every connection: building it from ~150 PEM roots per TLS handshake
+  // cost tens of ms of CPU each (it dominated a parallel provider mirror run).
+  const tls = extra.length ? { secureContext: secureContextFor(extra) } : {};
   const connect = { ...tls, timeout: opts.connectTimeoutMs };
   const { httpsProxy, noProxy } = proxySettings(opts.env, opts.proxy, opts.noProxy);
   if (httpsProxy) {

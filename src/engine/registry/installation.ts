@@ -49,6 +49,21 @@ async function isDir(path: string): Promise<boolean> {
   try { return (await stat(path)).isDirectory(); } catch { return false; }
 }
 
+/** A filesystem mirror's HOST/NAMESPACE/TYPE directories of a provider (names compared as OpenTofu normalises them). */
+export async function filesystemMirrorTypeDirs(base: string, p: ProviderAddress): Promise<string[]> {
+  const typeDirs: string[] = [];
+  for (const h of await entries(base)) {
+    if (tryNormalizeHostname(h) !== p.host) continue;
+    for (const ns of await entries(join(base, h))) {
+      if (ns.toLowerCase() !== p.namespace) continue;
+      for (const ty of await entries(join(base, h, ns))) {
+        if (ty.toLowerCase() === p.type) typeDirs.push(join(base, h, ns, ty));
+      }
+    }
+  }
+  return typeDirs;
+}
+
 /**
  * Versions of one provider in a filesystem mirror (internal/getproviders/filesystem_search.go):
  * unpacked HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/ directories and packed
@@ -66,16 +81,7 @@ export async function filesystemMirrorVersions(base: string, p: ProviderAddress)
     m.set(`${os}_${arch}`, { os, arch });
     platforms.set(rawVersion, m);
   };
-  const typeDirs: string[] = [];
-  for (const h of await entries(base)) {
-    if (tryNormalizeHostname(h) !== p.host) continue;
-    for (const ns of await entries(join(base, h))) {
-      if (ns.toLowerCase() !== p.namespace) continue;
-      for (const ty of await entries(join(base, h, ns))) {
-        if (ty.toLowerCase() === p.type) typeDirs.push(join(base, h, ns, ty));
-      }
-    }
-  }
+  const typeDirs = await filesystemMirrorTypeDirs(base, p);
   const prefix = `terraform-provider-${p.type}_`;
   for (const dir of typeDirs) {
     for (const name of await entries(dir)) {

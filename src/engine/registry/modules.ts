@@ -1,9 +1,9 @@
 // Module registry protocol (modules.v1): list versions, find a version's download location.
 import { ModuleAddress, parseModuleSource } from '../addresses/module-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
-import { HttpClient, MiB } from '../net/http';
-import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
+import { HttpClient, JsonResponse, MiB, parseJsonBody } from '../net/http';
 import { shownUrl } from '../net/http-errors';
+import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 
 export interface VersionList {
   /** Display address ("ns/name/system" on the default host). */
@@ -48,7 +48,7 @@ function modulePath(a: ModuleAddress): string {
 
 export async function fetchModuleVersions(http: HttpClient, base: string, a: ModuleAddress): Promise<Omit<VersionList, 'cached'>> {
   const url = new URL(`${modulePath(a)}/versions`, base).href;
-  const res = await rewordNotFound(http.getJson(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true }),
+  const res = await rewordNotFound(getRegistryJson(http, url),
     `module ${a.address} not found on ${a.host}`, a.host, url);
   const invalid = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid response for module ${a.address}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
   const modules = (res.json as { modules?: unknown })?.modules;
@@ -67,14 +67,38 @@ export async function fetchModuleVersions(http: HttpClient, base: string, a: Mod
   return { address: a.address, host: a.host, versions: sortNewestFirst(parsed).map((v) => v.raw), invalid: bad, url: res.url };
 }
 
+/**
+ * The version string tofu puts in the download URL (go-version's String(): "v1.2" → "1.2.0",
+ * build metadata kept); a module mirror names its directories and archives by it.
+ */
+export function canonicalModuleVersion(raw: string): { version: string; error?: undefined } | { version: ''; error: string } {
+  const v = parseVersion(raw, 'module');
+  if (typeof v === 'string') return { version: '', error: v };
+  return { version: v.canonical + (v.build ? `+${v.build}` : '') };
+}
+
+/**
+ * A static file server (a module mirror) serves `versions` without a JSON media type — nginx and
+ * object stores say application/octet-stream, others text/plain — and tofu never looks at it
+ * (internal/registry/client.go decodes the body as is). Those are read as JSON; anything else
+ * (an HTML login page of a proxy) is still refused with parseJsonBody's message.
+ */
+const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
+
+async function getRegistryJson(http: HttpClient, url: string): Promise<JsonResponse> {
+  const res = await http.getBuffer(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true, accept: 'application/json' });
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const json = parseJsonBody(UNTYPED.has(type) ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res);
+  return { url: res.url, status: res.status, headers: res.headers, json };
+}
+
 export async function fetchModuleLocation(http: HttpClient, base: string, a: ModuleAddress, version: string): Promise<DownloadLocation> {
-  const v = parseVersion(version, 'module');
-  if (typeof v === 'string') throw new RegistryError('invalid-version', `invalid module version ${JSON.stringify(version)}: ${v}`, { host: a.host });
-  const canonical = v.canonical + (v.build ? `+${v.build}` : '');
-  const url = new URL(`${modulePath(a)}/${enc(canonical)}/download`, base).href;
+  const canonical = canonicalModuleVersion(version);
+  if (canonical.error) throw new RegistryError('invalid-version', `invalid module version ${JSON.stringify(version)}: ${canonical.error}`, { host: a.host });
+  const url = new URL(`${modulePath(a)}/${enc(canonical.version)}/download`, base).href;
   const res = await rewordNotFound(http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json' }),
-    `version ${canonical} of module ${a.address} not found on ${a.host}`, a.host, url);
-  const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
+    `version ${canonical.version} of module ${a.address} not found on ${a.host}`, a.host, url);
+  const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical.version}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
   let location: string | undefined;
   const text = res.body.toString('utf8').trim();
   if (text !== '') {
@@ -89,9 +113,11 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   location ??= res.headers['x-terraform-get'] || undefined;
   if (!location) throw fail('neither a JSON "location" nor an X-Terraform-Get header');
   if (location.startsWith('/') || location.startsWith('./') || location.startsWith('../')) {
-    location = new URL(location, res.url).href;
+    // Against the download endpoint's URL as requested, like tofu (Go's client follows redirects
+    // without changing the URL its registry client resolves against).
+    location = new URL(location, url).href;
   }
   const kind = parseModuleSource(location);
   if (kind.kind === 'registry') throw fail(`${JSON.stringify(location)} is another registry address, which is not allowed`);
-  return { address: a.address, version: canonical, downloadUrl: res.url, location };
+  return { address: a.address, version: canonical.version, downloadUrl: res.url, location };
 }

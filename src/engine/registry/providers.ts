@@ -3,6 +3,7 @@
 import { parseProviderSource, ProviderAddress } from '../addresses/provider-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
+import { isSupportedHash } from '../mirror/hash';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 import { shownUrl } from '../net/http-errors';
 
@@ -33,8 +34,22 @@ export interface ProviderPackageMeta {
   shasumsUrl: string;
   shasumsSignatureUrl: string;
   signingKeys: Array<{ keyId?: string; asciiArmor: string; trustSignature?: string; source?: string }>;
+  /**
+   * OpenTofu ≥ 1.12 (`packages`): every platform's hashes and archive size, when the registry
+   * sends them. Validated here (platform keys, hash syntax, size > 0); only h1:/zh: hashes are kept.
+   * Not yet trusted: see lockfile/packages.ts for the check against the signed SHA256SUMS.
+   */
+  packages?: Record<string, RegistryPackage>;
   /** The endpoint that answered. */
   url: string;
+}
+
+/** One platform of a download answer's `packages`. */
+export interface RegistryPackage {
+  /** h1: and zh: hashes, as the registry listed them (other schemes are dropped). */
+  hashes: string[];
+  /** package_size: the archive's size in bytes (> 0). */
+  size: number;
 }
 
 export const PROVIDER_VERSIONS_MAX_BYTES = 8 * MiB;
@@ -116,10 +131,39 @@ export async function fetchProviderPackage(http: HttpClient, base: string, p: Pr
     }))
     : [];
   const protocols = Array.isArray(doc.protocols) ? doc.protocols.filter((x): x is string => typeof x === 'string') : [];
+  const packages = doc.packages === undefined || doc.packages === null ? undefined : parsePackages(doc.packages, fail);
   return {
     address: p.address, version, os, arch, protocols, filename,
     downloadUrl: abs('download_url'), shasum: shasum.toLowerCase(),
     shasumsUrl: abs('shasums_url'), shasumsSignatureUrl: abs('shasums_signature_url'),
-    signingKeys, url: res.url,
+    signingKeys, ...(packages ? { packages } : {}), url: res.url,
   };
+}
+
+/**
+ * `packages` (rfc/20251027-provider-registry-hashes.md): {"os_arch": {"hashes": [...],
+ * "package_size": N}}. Anything malformed fails the whole answer, as it does in OpenTofu 1.12
+ * (registry_client.go): a registry that sends broken hashes is not trusted for any of them.
+ */
+function parsePackages(raw: unknown, fail: (why: string) => RegistryError): Record<string, RegistryPackage> {
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw fail('"packages" must be an object keyed by platform');
+  const out: Record<string, RegistryPackage> = {};
+  for (const [platform, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!/^[a-z0-9]+_[a-z0-9]+$/.test(platform)) throw fail(`"packages" has an invalid platform ${JSON.stringify(platform.slice(0, 80))} (expected os_arch)`);
+    const v = value as { hashes?: unknown; package_size?: unknown } | null;
+    if (!v || typeof v !== 'object' || !Array.isArray(v.hashes)) throw fail(`"packages" entry ${platform} has no "hashes" list`);
+    const size = v.package_size;
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0) throw fail(`"packages" entry ${platform} has an invalid package_size ${JSON.stringify(size)}`);
+    const hashes: string[] = [];
+    for (const h of v.hashes) {
+      const colon = typeof h === 'string' ? h.indexOf(':') : -1;
+      if (typeof h !== 'string' || colon < 1) throw fail(`"packages" entry ${platform} has an invalid hash ${JSON.stringify(h).slice(0, 100)}`);
+      const scheme = h.slice(0, colon);
+      if (scheme !== 'h1' && scheme !== 'zh') continue; // a future scheme: not ours to check or record
+      if (!isSupportedHash(h)) throw fail(`"packages" entry ${platform} has a malformed ${scheme}: hash ${JSON.stringify(h.slice(0, 100))}`);
+      hashes.push(h);
+    }
+    out[platform] = { hashes: [...new Set(hashes)], size };
+  }
+  return out;
 }

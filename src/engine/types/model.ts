@@ -1,7 +1,8 @@
 // The OpenTofu type model (cty types as seen through type constraints): plain data, no classes.
 // `any` is cty's DynamicPseudoType: a placeholder in a constraint, "not known yet" in a value.
+// The shape of values lives here too, because the two refer to each other (an optional attribute's
+// default is a value; a null or unknown value has a type); what values do is in value.ts.
 import type { Range } from '../config/ast';
-import type { Value } from './value';
 
 export type PrimitiveKind = 'string' | 'number' | 'bool';
 
@@ -24,6 +25,23 @@ export interface ObjectAttribute {
   /** Where the attribute's type expression is (only for types parsed from source). */
   range?: Range;
 }
+
+/** A value as OpenTofu sees a literal in the configuration (see value.ts). */
+export type Value =
+  | { kind: 'string'; value: string }
+  /** Canonical decimal text, e.g. "15", "-0.5", "1000" (for 1e3). */
+  | { kind: 'number'; value: string }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'null'; type: Type }
+  | { kind: 'unknown'; type: Type }
+  | { kind: 'tuple'; elements: Value[] }
+  /** Attributes sorted by name. */
+  | { kind: 'object'; attributes: NamedValue[] }
+  | { kind: 'list' | 'set'; elementType: Type; elements: Value[] }
+  /** Entries sorted by key. */
+  | { kind: 'map'; elementType: Type; entries: NamedValue[] };
+
+export interface NamedValue { name: string; value: Value }
 
 export type ObjectType = Extract<Type, { kind: 'object' }>;
 export type TupleType = Extract<Type, { kind: 'tuple' }>;

@@ -2,23 +2,10 @@
 // decimal text, never as a float), null, tuples and objects from literals, the collections that
 // conversion produces, and "unknown" for anything that needs evaluation (references, calls, …).
 import type { Expression, Range } from '../config/ast';
-import { ANY, Type, compareStrings, objectOf, tupleOf, withoutOptional } from './model';
+import { ANY, NamedValue, Type, Value, compareStrings, objectOf, tupleOf, withoutOptional } from './model';
 
-export type Value =
-  | { kind: 'string'; value: string }
-  /** Canonical decimal text, e.g. "15", "-0.5", "1000" (for 1e3). */
-  | { kind: 'number'; value: string }
-  | { kind: 'bool'; value: boolean }
-  | { kind: 'null'; type: Type }
-  | { kind: 'unknown'; type: Type }
-  | { kind: 'tuple'; elements: Value[] }
-  /** Attributes sorted by name. */
-  | { kind: 'object'; attributes: NamedValue[] }
-  | { kind: 'list' | 'set'; elementType: Type; elements: Value[] }
-  /** Entries sorted by key. */
-  | { kind: 'map'; elementType: Type; entries: NamedValue[] };
-
-export interface NamedValue { name: string; value: Value }
+// The Value shape is declared beside Type (model.ts): each refers to the other.
+export type { NamedValue, Value } from './model';
 
 export const NULL: Value = { kind: 'null', type: ANY };
 export const UNKNOWN: Value = { kind: 'unknown', type: ANY };

@@ -1,23 +1,6 @@
 // Shared test data for the configuration tests: broken inputs for the recovery test (also used by
-// the fuzz test as insertions) and the shared real-world corpus location.
-import { readdirSync, statSync } from 'node:fs';
-import * as path from 'node:path';
-
-// out/test/unit/config → <repo>/../shared/corpus
-export const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
-
-export function corpusFiles(): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const n of readdirSync(d).sort()) {
-      const p = path.join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (n.endsWith('.tf')) out.push(p);
-    }
-  };
-  walk(CORPUS);
-  return out;
-}
+// the fuzz test as insertions) and the shared real-world corpus location (test/support/corpus.ts).
+export { CORPUS, corpusFiles } from '../../support/corpus';
 
 /** Broken snippets: [what is wrong, the text]. */
 export const BROKEN: [string, string][] = [

@@ -1,13 +1,13 @@
 // Extraction API, JSON syntax, cursor helpers and OpenTofu's file rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   Attribute, Block, extractFile, findConfigFiles, findNodeAt, isConfigFileName, isOverrideFile, loadConfigDir, locateCursor,
   parseConfig, parseHcl, parseJsonConfig, rangeContains,
 } from '../../../src/engine/config';
+import { tempDir } from '../../support/temp';
 
 const SRC = `terraform {
   required_providers {
@@ -197,7 +197,7 @@ test('file names: config extensions, overrides, parseConfig by name', () => {
 });
 
 test('loadConfigDir: .tofu precedence, overrides, not recursive; findConfigFiles walks and skips', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tofu-config-'));
+  const dir = tempDir('tofu-config-');
   try {
     writeFileSync(path.join(dir, 'main.tf'), 'module "from_tf" {\n  source = "a/b/c"\n}\n');
     writeFileSync(path.join(dir, 'main.tofu'), 'module "from_tofu" {\n  source = "a/b/c"\n}\n');

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../../../src/cli/common';
 import { runInspect } from '../../../src/cli/inspect';
+import { tempDir } from '../../support/temp';
 
 /** Runs the command in-process the way src/cli.ts dispatches it (UsageError → exit 2). */
 async function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -25,7 +25,7 @@ async function run(args: string[], cwd: string): Promise<{ code: number; stdout:
 }
 
 function fixture(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tofu-inspect-'));
+  const dir = tempDir('tofu-inspect-');
   writeFileSync(path.join(dir, 'main.tf'), [
     'module "vpc" {',
     '  source  = "terraform-aws-modules/vpc/aws"',

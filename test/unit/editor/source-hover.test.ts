@@ -19,14 +19,14 @@ function hover(source: string): string {
 describe('editor: go-getter module sources', () => {
   it('hover names the source type, the package tofu init fetches, its ref / archive, and the subdirectory', () => {
     const gh = hover('github.com/acme/infra//modules/vpc?ref=v1.2.0');
-    assert.match(gh, /^\*\*GitHub repository \\\(Git over HTTPS\\\)\*\* \(github source, fetched directly by `tofu init`, not through a registry\)/);
+    assert.match(gh, /^\*\*GitHub repository\*\* \(github source, fetched directly by `tofu init`, not through a registry\)/);
     assert.match(gh, /Package: `git::https:\/\/github\.com\/acme\/infra\.git\?ref=v1\.2\.0` \(ref `v1\.2\.0`\)/);
     assert.match(gh, /Subdirectory: `modules\/vpc`/);
     assert.doesNotMatch(gh, /Service discovery|\$\(error\)/);
     assert.match(hover('git@github.com:acme/infra.git?ref=main'), /Package: `git::ssh:\/\/git@github\.com\/acme\/infra\.git\?ref=main` \(ref `main`\)/);
-    assert.match(hover('bitbucket.org/acme/infra'), /\*\*Bitbucket repository \\\(Git over HTTPS\\\)\*\*[^]*`git::https:\/\/bitbucket\.org\/acme\/infra\.git`/);
-    assert.match(hover('acme-modules.s3-eu-west-1.amazonaws.com/vpc.zip'), /\*\*Amazon S3 object\*\*[^]*`s3::https:\/\/s3-eu-west-1\.amazonaws\.com\/acme-modules\/vpc\.zip`/);
-    assert.match(hover('gcs::https://www.googleapis.com/storage/v1/b/vpc.zip'), /\*\*Google Cloud Storage object\*\*/);
+    assert.match(hover('bitbucket.org/acme/infra'), /\*\*Bitbucket repository\*\*[^]*`git::https:\/\/bitbucket\.org\/acme\/infra\.git`/);
+    assert.match(hover('acme-modules.s3-eu-west-1.amazonaws.com/vpc.zip'), /\*\*Amazon S3 bucket\*\*[^]*`s3::https:\/\/s3-eu-west-1\.amazonaws\.com\/acme-modules\/vpc\.zip`/);
+    assert.match(hover('gcs::https://www.googleapis.com/storage/v1/b/vpc.zip'), /\*\*Google Cloud Storage bucket\*\*/);
     assert.match(hover('hg::http://example.com/vpc.hg?ref=v1'), /\*\*Mercurial repository\*\*[^]*\(ref `v1`\)/);
     assert.match(hover('https://example.com/vpc-module?archive=zip'), /\*\*HTTP URL\*\*[^]*\(archive `zip`\)/);
   });

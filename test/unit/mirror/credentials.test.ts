@@ -2,11 +2,11 @@
 // metadata) and nowhere else — never with archive, SHA256SUMS or signature downloads.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mirrorProviders } from '../../../src/engine/mirror';
 import { Fixture, startFixture, validateMirror, writeConfig } from './fixture';
+import { tempDir } from '../../support/temp';
 
 const TOKEN = 'mirror-T0KEN-42';
 let fx: Fixture;
@@ -22,7 +22,7 @@ test('credentials: the token reaches only the registry API, never archive or SHA
   writeFileSync(rc, `credentials "${fx.reg.host}" { token = "${TOKEN}" }\n`);
   const logged: string[] = [];
   const engine = fx.engine({ cliConfigFile: rc, log: (e) => logged.push(JSON.stringify(e)) });
-  const out = mkdtempSync(join(tmpdir(), 'mirror-cred-'));
+  const out = tempDir('mirror-cred-');
   const dir = writeConfig(fx.root, { thing: { source: `${fx.reg.host}/priv/thing` } });
   fx.reg.server.resetLog();
   const r = await mirrorProviders({ engine, dirs: [dir], out, platforms: ['linux_amd64', 'darwin_arm64'] });

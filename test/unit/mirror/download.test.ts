@@ -2,19 +2,19 @@
 // truncation and size cap, with messages that name the URL once and never its user information.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError, withoutUrl } from '../../../src/engine/mirror/download';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { testEngine } from '../../support/registry-helpers';
+import { tempDir } from '../../support/temp';
 
 let reg: TestRegistry;
 let work: string;
 before(async () => {
   reg = await startTestRegistry();
-  work = mkdtempSync(join(tmpdir(), 'mirror-dl-'));
+  work = tempDir('mirror-dl-');
   reg.addFile('/files/ok.zip', Buffer.alloc(5000, 3));
 });
 after(async () => {

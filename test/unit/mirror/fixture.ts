@@ -2,8 +2,7 @@
 // configuration directories on disk, and an independent validator of a mirror directory.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { Engine, EngineOptions } from '../../../src/engine/engine';
 import { h1OfZip } from '../../../src/engine/mirror/hash';
@@ -12,6 +11,7 @@ import {
   BuiltPackage, BuiltRelease, buildRelease, makeSigningKey, PackageFiles, PlatformOverride, providerDefinition, SigningIdentity,
 } from '../../support/provider-packages';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
+import { tempDir } from '../../support/temp';
 
 export interface Fixture {
   reg: TestRegistry;
@@ -31,7 +31,7 @@ export async function startFixture(opts: { token?: string } = {}): Promise<Fixtu
   const reg = await startTestRegistry({ fixtures: false, token: opts.token });
   const files = new PackageFiles(reg.server);
   const [key, other] = await Promise.all([makeSigningKey('release signer'), makeSigningKey('somebody else')]);
-  const root = mkdtempSync(join(tmpdir(), 'mirror-fx-'));
+  const root = tempDir('mirror-fx-');
   const releases = new Map<string, BuiltRelease[]>();
   const engines: Engine[] = [];
   const fx: Fixture = {

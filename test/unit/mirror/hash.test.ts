@@ -3,13 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_H1, h1OfZip, hashPackage, matchesAnyHash, zipHashOfFile } from '../../../src/engine/mirror/hash';
 import { writeZip } from '../../support/zip-writer';
+import { tempDir } from '../../support/temp';
 
-const dir = mkdtempSync(join(tmpdir(), 'mirror-hash-'));
+const dir = tempDir('mirror-hash-');
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 /** Hash1 by hand: lines `hex  name\n` in the given (already sorted) order. */
 const h1By = (lines: Array<[Buffer | string, Buffer | string]>) => {

@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseProviderSource } from '../../../src/engine/addresses';
 import { LOCK_NAME, MirrorLockedError, MirrorOutput } from '../../../src/engine/mirror/layout';
 import { archiveFilename, insideRoot, safeFilename, safeHostname, safeVersion } from '../../../src/engine/mirror/paths';
 import { parseLockFile } from '../../../src/engine/mirror/requirements';
+import { tempDir } from '../../support/temp';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'mirror-layout-'));
+const tmp = () => tempDir('mirror-layout-');
 
 test('path segments from the network are validated; nothing escapes the root', () => {
   assert.equal(safeVersion('1.2.3-beta.1'), '1.2.3-beta.1');

@@ -2,18 +2,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mirrorProviders, STEP_LABEL } from '../../../src/engine/mirror';
 import { NetworkMirrorClient } from '../../../src/engine/registry/network-mirror';
 import { parseProviderSource } from '../../../src/engine/addresses';
 import { Fixture, lockBlock, serveStatic, startFixture, validateMirror, writeConfig } from './fixture';
+import { tempDir } from '../../support/temp';
 
 const PLATFORMS = ['darwin_arm64', 'linux_amd64', 'windows_amd64'];
 let fx: Fixture;
 let host: string;
-const outDir = () => mkdtempSync(join(tmpdir(), 'mirror-out-'));
+const outDir = () => tempDir('mirror-out-');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 before(async () => {
@@ -70,7 +70,7 @@ test('happy path: 3 providers × 3 platforms, layout, conformance walk, and a se
       const archives = await client.listArchives(ref, m.version);
       const a = archives[m.platform];
       assert.equal(a.url, `${site.url}${host}/${ns}/${type}/terraform-provider-${type}_${m.version}_${m.platform}.zip`);
-      const dest = join(mkdtempSync(join(tmpdir(), 'walk-')), 'a.zip');
+      const dest = join(tempDir('walk-'), 'a.zip');
       const got = await client.fetchArchive(a, dest, { maxBytes: 1 << 24 });
       assert.equal(got.verified, true);
       assert.deepEqual([got.h1, got.zh], m.hashes);
@@ -234,7 +234,7 @@ test('each verification failure rejects exactly that archive, naming provider, v
 
 test('path traversal from the network is refused: hostile version and filename', async () => {
   // OUT inside a parent of its own: other test processes create temp dirs beside tmpdir() entries.
-  const parent = mkdtempSync(join(tmpdir(), 'mirror-traversal-'));
+  const parent = tempDir('mirror-traversal-');
   const out = join(parent, 'out');
   mkdirSync(out);
   await fx.addProvider('acme', 'evil', ['1.0.0'], ['linux_amd64', 'darwin_arm64'], (p) =>

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource } from '../../../src/engine/addresses';
 import { RegistryError } from '../../../src/engine/net/errors';
+import { corpusFiles, NO_CORPUS } from '../../support/corpus';
 
 test('module sources: registry addresses', () => {
   const table: Array<[string, { host: string; namespace: string; name: string; system: string; address: string; subdir?: string }]> = [
@@ -103,16 +103,8 @@ test('providers: built-in providers (terraform.io/builtin/TYPE) and the implied 
   assert.throws(() => impliedProvider('bad--name'), (e: unknown) => e instanceof RegistryError && e.code === 'invalid-address');
 });
 
-test('module sources: every module call in the real-world corpus is local or registry', () => {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (n.endsWith('.tf')) files.push(p);
-    }
-  };
-  walk('/work/shared/corpus');
+test('module sources: every module call in the real-world corpus is local or registry', { skip: NO_CORPUS }, () => {
+  const files = corpusFiles();
   let registry = 0;
   let local = 0;
   for (const f of files) {

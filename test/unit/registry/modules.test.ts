@@ -105,3 +105,30 @@ test('modules: a four-part release version is listed, selected and resolved as t
   assert.equal(r.downloadUrl, `${reg.origin}/v1/modules/corp/legacy/aws/1.2.3.4/download`);
   await engine.dispose();
 }));
+
+test('modules: versions from a static file server (octet-stream, text/plain, no type) are read like tofu reads them; an HTML page is not', () => withRegistry({}, async (reg) => {
+  const body = JSON.stringify({ modules: [{ versions: [{ version: '1.0.0' }, { version: '1.1.0' }] }] });
+  const types: Record<string, string | undefined> = { octet: 'application/octet-stream', plain: 'text/plain; charset=utf-8', none: undefined, html: 'text/html' };
+  for (const [ns, type] of Object.entries(types)) {
+    reg.server.route(`/v1/modules/${ns}/`, (_q, res) => {
+      res.writeHead(200, { ...(type ? { 'Content-Type': type } : {}), 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  }
+  const engine = testEngine(reg);
+  for (const ns of ['octet', 'plain', 'none']) {
+    assert.deepEqual((await engine.listModuleVersions(`${reg.host}/${ns}/x/aws`)).versions, ['1.1.0', '1.0.0'], ns);
+  }
+  await assert.rejects(engine.listModuleVersions(`${reg.host}/html/x/aws`), isErr('protocol', /expected application\/json, got text\/html/));
+  await engine.dispose();
+}));
+
+test('modules: a relative location is resolved against the download URL as requested, not where a redirect led (as tofu does)', () => withRegistry({}, async (reg) => {
+  reg.server.route('/v1/modules/moved/x/aws/1.0.0/download', (_q, res) => { res.writeHead(302, { Location: '/elsewhere/deeper/download' }); res.end(); });
+  reg.server.route('/elsewhere/deeper/download', (_q, res) => sendJson(res, 200, { location: '../pkg.tar.gz//sub' }));
+  const engine = testEngine(reg);
+  const r = await engine.resolveDownloadLocation(`${reg.host}/moved/x/aws`, '1.0.0');
+  assert.equal(r.location, `${reg.origin}/v1/modules/moved/x/aws/pkg.tar.gz//sub`);
+  assert.equal(r.downloadUrl, `${reg.origin}/elsewhere/deeper/download`);
+  await engine.dispose();
+}));

@@ -2,8 +2,7 @@
 // tar.gz or zip into a cache, every archive path validated before anything is written.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { ModuleResolver } from '../../../src/engine/modules/resolve';
@@ -14,6 +13,7 @@ import { extractFile } from '../../../src/engine/config/extract';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { writeZip } from '../../support/zip-writer';
 import { tarGz } from './archives';
+import { tempDir } from '../../support/temp';
 
 let reg: TestRegistry;
 let engine: Engine;
@@ -25,7 +25,7 @@ const INNER = 'variable "inner_only" {\n  type = bool\n}\n';
 before(async () => {
   reg = await startTestRegistry();
   engine = new Engine({ caFiles: [reg.caCertPath], env: {} });
-  work = mkdtempSync(join(tmpdir(), 'types-fetch-'));
+  work = tempDir('types-fetch-');
   reg.addModule({ namespace: 'acme', name: 'net', system: 'aws', versions: ['1.0.0', '1.1.0', '2.0.0'] });
   for (const v of ['1.0.0', '1.1.0', '2.0.0']) {
     reg.addFile(`/archives/acme/net/aws/${v}.tar.gz`, tarGz([

@@ -3,12 +3,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HttpClient } from '../../../src/engine/net/http';
 import { fetchModule, ModuleFetchError } from '../../../src/engine/modules/fetch';
+import { tempDir } from '../../support/temp';
 
 let work: string;
 let repoUrl: string;
@@ -16,7 +16,7 @@ const http = new HttpClient({ env: {} });
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
 
 before(() => {
-  work = mkdtempSync(join(tmpdir(), 'git-fetch-'));
+  work = tempDir('git-fetch-');
   const src = join(work, 'src');
   mkdirSync(join(src, 'sub'), { recursive: true });
   git(work, 'init', '-q', src);

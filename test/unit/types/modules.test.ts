@@ -2,8 +2,7 @@
 // `tofu-registry types check|convert` end to end over real files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadFile } from '../../../src/engine/config/files';
 import { ModuleResolver } from '../../../src/engine/modules/resolve';
@@ -12,6 +11,7 @@ import { variableReferenceAt, variablesOfDirectory } from '../../../src/engine/m
 import { extractFile, parseHcl } from '../../../src/engine/config';
 import { inputCursor, moduleInputCompletions, variableMarkdown } from '../../../src/engine/modules/inputs';
 import { main } from '../../../src/cli';
+import { tempDir } from '../../support/temp';
 
 const FIXTURE = join(__dirname, '../../../../test/fixtures/types/project');
 
@@ -79,7 +79,7 @@ test('completions list unset inputs, required first, with type and description; 
 });
 
 test('modules installed by tofu init are found through .terraform/modules/modules.json', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'types-installed-'));
+  const dir = tempDir('types-installed-');
   try {
     mkdirSync(join(dir, '.terraform/modules/vpc'), { recursive: true });
     writeFileSync(join(dir, '.terraform/modules/vpc/variables.tf'), 'variable "cidr" {\n  type = string\n}\n');
@@ -98,7 +98,7 @@ test('modules installed by tofu init are found through .terraform/modules/module
 });
 
 test('absolute-path module sources: variables read from that directory, honouring //subdir', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'types-abs-'));
+  const dir = tempDir('types-abs-');
   try {
     // a package of modules elsewhere on disk, and a caller that uses it by absolute path
     mkdirSync(join(dir, 'pkg/net/vpc'), { recursive: true });
@@ -126,7 +126,7 @@ test('absolute-path module sources: variables read from that directory, honourin
 });
 
 test('CLI: types check prints path:line:col lines and exits 1 on errors; --json has the documented shape', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'types-cli-'));
+  const dir = tempDir('types-cli-');
   try {
     cpSync(FIXTURE, dir, { recursive: true });
     const text = await run(['types', 'check', '--offline', 'root'], dir);
@@ -195,7 +195,7 @@ test('JSON syntax: variable types are type expressions in strings; defaults are 
 });
 
 test('override files: merged argument by argument, the default re-converted to the overridden type', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'types-override-'));
+  const dir = tempDir('types-override-');
   try {
     const mod = join(dir, 'mod');
     mkdirSync(mod);
@@ -241,7 +241,7 @@ test('override files: merged argument by argument, the default re-converted to t
 });
 
 test('var.NAME references: found under the cursor, resolved against the directory with unsaved text in place', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'types-refs-'));
+  const dir = tempDir('types-refs-');
   try {
     writeFileSync(join(dir, 'variables.tf'), 'variable "region" {\n  type        = string\n  default     = "eu-west-1"\n  description = "Where."\n}\n');
     writeFileSync(join(dir, 'variables_override.tf'), 'variable "region" {\n  nullable = false\n}\n');

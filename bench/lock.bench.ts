@@ -1,0 +1,105 @@
+// npm run bench -- lock
+//  10 providers × 4 platforms from the HTTPS test registry with 50 ms added to every response, each
+//  run with a new engine and an empty cache into a configuration without a lock file:
+//  1. `lock` (concurrency 8) vs the same engine locking sequentially (concurrency 1): target ≥ 4×.
+//  2. With OpenTofu 1.12 `packages` in the download answers vs the sequential run: target ≥ 20×,
+//     and no archive downloaded (counted on the server).
+//  Also reported: an unchanged re-run (same disk cache) and the requests it sends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchReporter } from './index';
+import { Engine } from '../src/engine/engine';
+import { lockProviders } from '../src/engine/lockfile';
+import { h1OfZip } from '../src/engine/mirror/hash';
+import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, packagesOf, PackagesAnswer, providerDefinition } from '../test/support/provider-packages';
+import { startTestRegistry, TestRegistry } from '../test/support/registry-server';
+import { writeConfigDir } from './mirror-child';
+
+export const title = 'Lock files (issue 10)';
+
+const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_arm64', 'windows_amd64'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function run(report: BenchReporter): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'bench-lock-'));
+  const reg = await startTestRegistry({ fixtures: false });
+  try {
+    const files = new PackageFiles(reg.server);
+    const key = await makeSigningKey();
+    const releases: BuiltRelease[] = [];
+    for (let i = 0; i < 10; i++) {
+      const rel = await buildRelease(join(work, 'pkgs'), { namespace: 'bench', type: `p${i}`, version: '1.0.0', platforms: PLATFORMS, binarySize: 512 * 1024 }, key);
+      files.add(rel);
+      releases.push(rel);
+    }
+    const serve = async (packages: boolean) => {
+      for (const rel of releases) {
+        const answer: PackagesAnswer | undefined = packages ? await packagesOf(rel, (p) => h1OfZip(p.path)) : undefined;
+        reg.addProvider(providerDefinition(files, [rel], [key], () => (answer ? { packages: answer } : undefined)));
+      }
+    };
+    await serve(false);
+    reg.server.route('/', async () => { await sleep(50); return false; }); // +50 ms on every response
+    const sources = releases.map((r) => `${reg.host}/bench/${r.type}`);
+    let n = 0;
+    // A new engine (a new process in real life) with an empty cache, into a directory without a lock file.
+    const timed = async (concurrency: number, cacheDir = join(work, `cache-${++n}`), dir = writeConfigDir(join(work, `cfg-${++n}`), sources)) => {
+      const engine = new Engine({ env: { HOME: work }, caFiles: [reg.caCertPath], cacheDir });
+      const t0 = performance.now();
+      const r = await lockProviders({ engine, dirs: [dir], platforms: PLATFORMS, concurrency });
+      const ms = performance.now() - t0;
+      await engine.dispose();
+      if (r.failed.length) throw new Error(`bench lock failed: ${JSON.stringify(r.failed[0])}`);
+      return { ms, r, cacheDir, dir };
+    };
+    // One untimed run first (JIT, lazily loaded modules), then the median of 3, alternating: the
+    // machine is shared, one sample is at the mercy of the scheduler.
+    await timed(8);
+    const seqMs: number[] = [];
+    const parMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      seqMs.push((await timed(1)).ms);
+      parMs.push((await timed(8)).ms);
+    }
+    const seq = median(seqMs);
+    const par = median(parMs);
+    report.result('40 packages, 50 ms latency: sequential (c=1)', `${seq.toFixed(0)} ms`);
+    report.result('40 packages, 50 ms latency: lock (c=8)', `${par.toFixed(0)} ms`);
+    report.result('lock speed-up vs sequential (median of 3)', `${(seq / par).toFixed(1)}×`, '≥ 4×', seq / par >= 4);
+    report.note(`samples: sequential ${seqMs.map((x) => x.toFixed(0)).join(' / ')} ms, lock ${parMs.map((x) => x.toFixed(0)).join(' / ')} ms`);
+
+    await serve(true);
+    await timed(8); // untimed: the `packages` path once before it is measured
+    const pkgMs: number[] = [];
+    let archives = 0;
+    let last: Awaited<ReturnType<typeof timed>> | undefined;
+    for (let i = 0; i < 5; i++) { // short runs: more samples for a steadier median
+      reg.server.resetLog();
+      last = await timed(8);
+      pkgMs.push(last.ms);
+      archives += countArchives(reg); // counted on the server
+      if (last.r.archivesDownloaded) throw new Error('the engine reports archive downloads with `packages`');
+    }
+    const pkg = median(pkgMs);
+    report.result('with `packages` (c=8, median of 5)', `${pkg.toFixed(0)} ms`);
+    report.result('with `packages`: speed-up vs sequential, archives downloaded', `${(seq / pkg).toFixed(1)}×, ${archives}`, '≥ 20×, 0', seq / pkg >= 20 && archives === 0);
+    report.note(`samples: ${pkgMs.map((x) => x.toFixed(0)).join(' / ')} ms; each run recorded h1: for ${last!.r.lockFiles[0].providers[0].platforms.length} platforms per provider from one download answer`);
+
+    reg.server.resetLog();
+    const again = await timed(8, last!.cacheDir, last!.dir);
+    report.note(`unchanged re-run (new engine, same disk cache): ${again.ms.toFixed(1)} ms, ${reg.server.requests.length} requests, lock file ${again.r.lockFiles[0].changed ? 'rewritten' : 'untouched'}`);
+  } finally {
+    await reg.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function countArchives(reg: TestRegistry): number {
+  return reg.server.requests.filter((r) => r.path.endsWith('.zip')).length;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}

@@ -1,0 +1,76 @@
+// How `inspect` shows one file: the JSON contract's file object and the human summary.
+import { readFileSync } from 'node:fs';
+import { extractFile, FileSummary, parseConfig, Range, ValueInfo } from '../engine/config';
+import { parseTypeConstraint } from '../engine/types/parse';
+import { renderType } from '../engine/types/render';
+
+type JsonValue = string | { expression: string } | null;
+
+function jsonValue(v: ValueInfo | null): JsonValue {
+  if (!v) return null;
+  return v.literal !== null ? v.literal : { expression: v.text };
+}
+
+export function jsonRange(r: Range): { start: { line: number; character: number }; end: { line: number; character: number } } {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
+export function summaryToJson(p: string, s: FileSummary): unknown {
+  return {
+    path: p,
+    modules: s.modules.map((m) => ({ name: m.name, source: jsonValue(m.source), version: jsonValue(m.version), range: jsonRange(m.range) })),
+    requiredProviders: s.requiredProviders.map((r) => ({ name: r.name, source: jsonValue(r.source), version: jsonValue(r.version) })),
+    variables: s.variables.map((v) => ({ name: v.name, type: jsonValue(v.type) })),
+    diagnostics: s.diagnostics.map((d) => ({ message: d.message, range: jsonRange(d.range) })),
+  };
+}
+
+function human(v: ValueInfo | null): string {
+  if (!v) return '-';
+  return v.literal !== null ? JSON.stringify(v.literal) : v.text.replace(/\s+/g, ' ');
+}
+
+/** A type on one line, canonical when it parses (newline-separated object attributes stay readable). */
+function humanType(v: ValueInfo | null): string {
+  if (!v || v.literal !== null) return human(v);
+  const parsed = parseTypeConstraint(v.expr);
+  return parsed.diagnostics.some((d) => d.severity === 'error') ? human(v) : renderType(parsed.type);
+}
+
+export function humanSummary(p: string, s: FileSummary): string {
+  const lines = [p];
+  for (const m of s.modules) lines.push(`  module ${JSON.stringify(m.name)}  source ${human(m.source)}  version ${human(m.version)}  (line ${m.range.start.line + 1})`);
+  for (const r of s.requiredProviders) lines.push(`  provider ${r.name}  source ${human(r.source)}  version ${human(r.version)}${r.legacy ? '  (legacy string form)' : ''}`);
+  for (const v of s.variables) lines.push(`  variable ${JSON.stringify(v.name)}  type ${humanType(v.type)}`);
+  for (const d of s.diagnostics) lines.push(`  ${d.severity} ${d.range.start.line + 1}:${d.range.start.character + 1}  ${d.message}`);
+  if (lines.length === 1) lines.push('  (no modules, providers or variables)');
+  return lines.join('\n') + '\n';
+}
+
+/** One file's output: its JSON text (the array element, indented for its place) or its human lines. */
+export type RenderedFile = { output: string } | { error: string };
+
+/** Each file object sits at depth 2 of `{"files": [...]}` in the two-space indented output. */
+const JSON_INDENT = '\n    ';
+
+/**
+ * Reads, parses and renders one file. The read is synchronous on purpose: `inspect` has nothing
+ * else to do meanwhile, and for small files in the page cache one readFileSync is several times
+ * faster than the promise API's open/stat/read/close round trips through the thread pool
+ * (3,262 corpus files: ≈ 50 ms against 170–310 ms at any concurrency).
+ */
+export function renderFile(shown: string, abs: string, json: boolean): RenderedFile {
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (err) {
+    return { error: `cannot read ${shown}: ${(err as Error).message}` };
+  }
+  const summary = extractFile(parseConfig(text, shown), text);
+  return { output: json ? JSON.stringify(summaryToJson(shown, summary), null, 2).replace(/\n/g, JSON_INDENT) : humanSummary(shown, summary) };
+}
+
+/** The `{"files": [...]}` document from rendered file objects, exactly as JSON.stringify(…, null, 2) writes it. */
+export function filesDocument(parts: string[]): string {
+  return parts.length ? `{\n  "files": [${JSON_INDENT}${parts.join(`,${JSON_INDENT}`)}\n  ]\n}\n` : '{\n  "files": []\n}\n';
+}

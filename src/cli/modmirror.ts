@@ -1,0 +1,51 @@
+// tofu-registry mirror-modules: the headless front end of the module mirror engine.
+//   mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--json] [DIR...]
+//          (also --ca-file PEM, --timeout SECONDS, --cache-dir DIR | --no-cache like the other commands)
+//     --json → {"out","mirrored":[{"module","version","location","archive"}],"upToDate":[{"module","version"}],
+//               "failed":[{"module","version","step","message"}],"skipped":[{"source","reason"}],"cliConfig"};
+//     exit 1 when anything failed. The human output ends with the same `host` blocks.
+import { CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, withInterrupt } from './common';
+import { mirrorTargets } from './mirror';
+import { makeEngine } from './registry';
+import { mirrorModules } from '../engine/modmirror';
+
+export async function runMirrorModules(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache', 'all-matching'], values: ['out', 'base-url', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
+  const json = flag(parsed, 'json');
+  const baseUrl = value(parsed, 'base-url');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(baseUrl)) {
+    throw new UsageError(`--base-url must be the http(s) URL OUT is served at, without query or fragment (e.g. https://mirror.example.com/tofu/), got ${JSON.stringify(baseUrl)}`);
+  }
+  const { concurrency, out, dirs } = await mirrorTargets(parsed, io);
+
+  // Discovery and version lists come from the CLI's disk cache (like the other commands): an
+  // unchanged re-run asks the registries nothing; --no-cache asks them again.
+  const engine = makeEngine(parsed, io);
+  try {
+    const report = await withInterrupt((signal) => mirrorModules({
+      engine, dirs, out, baseUrl, concurrency, allMatching: flag(parsed, 'all-matching'), signal,
+      // One line per module version as it finishes, on stderr: stdout carries only the result.
+      onProgress: json ? undefined : (e) => {
+        if (e.kind === 'failed') for (const f of e.failures) io.stderr(`${'FAILED'.padEnd(10)} ${f.message}\n`);
+        if (e.kind === 'done') io.stderr(`${(e.outcome === 'failed' ? 'FAILED' : e.outcome).padEnd(10)} ${e.message ?? `${e.module} ${e.version}`}\n`);
+      },
+    }));
+    if (json) {
+      printJson(io, {
+        out: report.out, mirrored: report.mirrored, upToDate: report.upToDate, failed: report.failed, skipped: report.skipped, cliConfig: report.cliConfig,
+      });
+    } else {
+      for (const s of report.skipped) io.stdout(`skipped: ${s.source}: ${s.reason}\n`);
+      io.stdout(`${report.out}: ${report.mirrored.length} mirrored, ${report.upToDate.length} up to date, ${report.failed.length} failed, ${report.skipped.length} sources skipped\n`);
+      for (const f of report.failed) io.stdout(`FAILED ${f.message}\n`);
+      if (report.cliConfig) {
+        io.stdout(`\nServe ${report.out} as a static website and put this in your CLI configuration (~/.tofurc)${baseUrl ? '' : ', with the URL it is served at (--base-url)'}:\n\n${report.cliConfig}`);
+      }
+    }
+    return report.failed.length ? 1 : 0;
+  } catch (err) {
+    return reportFailure(io, err, json);
+  } finally {
+    await engine.dispose();
+  }
+}

@@ -1,0 +1,36 @@
+// Reading files whole, one open/read/close per file, without a stat first.
+import { promises as fs, readFile } from 'node:fs';
+
+const CHUNK = 64 * 1024;
+
+/**
+ * A file's text (UTF-8), or undefined when it is larger than `maxBytes`: reads at most
+ * `maxBytes + 1` bytes, so a huge generated or vendored file costs one bounded read, not a stat
+ * and a full read.
+ */
+export async function readTextCapped(p: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await fs.open(p, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return undefined;
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A file's text (UTF-8). The callback API under a promise: the promise API's readFile costs about
+ * twice as much per small file (3,262 corpus files, 32 in flight: ≈ 100 ms against ≈ 200 ms).
+ */
+export function readText(p: string): Promise<string> {
+  return new Promise((resolve, reject) => readFile(p, 'utf8', (err, text) => (err ? reject(err) : resolve(text))));
+}

@@ -1,0 +1,225 @@
+// Every provider a configuration needs, as OpenTofu's Config.ProviderRequirements() sees it: the
+// root module and all child modules, each with its own local names — `required_providers`
+// (object and legacy string forms), `provider` blocks (their deprecated `version` adds a
+// constraint), and resources / data sources (implied by type prefix or their `provider` argument).
+// Local modules are read from disk; other sources through a ModuleResolver (installed by `tofu
+// init` under .terraform/modules, else fetched — where tofu would refuse, we read them anyway).
+// Every constraint keeps where it came from, for the editor's diagnostics.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
+import type { Block, ConfigFile, Expression, Range } from '../config/ast';
+import { extractFile, extractModule } from '../config/extract';
+import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
+import type { ModuleResolver } from '../modules/resolve';
+import { compareStrings } from '../types/model';
+import { tryParseConstraint } from '../versions';
+
+export interface ConstraintOrigin {
+  /** Module path: "" for the root module, else call names joined by "." ("network.subnets"). */
+  module: string;
+  /** The configuration file (absolute path). */
+  file: string;
+  /** The version constraint as written, or null when this place sets none. */
+  constraint: string | null;
+  /** The constraint's value (or, without one, the entry/block that requires the provider). */
+  range: Range;
+  kind: 'required_providers' | 'provider-block' | 'implied';
+  localName: string;
+}
+
+export interface RequiredProviderInfo {
+  /** hostname/namespace/type */
+  address: string;
+  provider: ProviderAddress;
+  /** Every constraint on it across all modules, as written (duplicates kept; see canonicalConstraints). */
+  constraints: string[];
+  origins: ConstraintOrigin[];
+}
+
+export interface RequirementProblem {
+  message: string;
+  file?: string;
+  range?: Range;
+}
+
+export interface ProviderRequirements {
+  /** The root module directory (absolute). */
+  dir: string;
+  /** Providers that participate in locking, by address. */
+  providers: RequiredProviderInfo[];
+  /** Built-in providers required (terraform.io/builtin/…): never locked. */
+  builtIn: string[];
+  /** Child modules read: module path → directory. */
+  modules: Array<{ path: string; dir: string; source: string }>;
+  /** Configuration problems (invalid address or constraint, module that could not be read…). */
+  errors: RequirementProblem[];
+  /** Every configuration file read (absolute paths). */
+  files: string[];
+}
+
+export interface CollectOptions {
+  /** Non-local module sources: without a resolver they are an error (the list would be incomplete). */
+  resolver?: Pick<ModuleResolver, 'resolve'>;
+  /** Text of files that differ from disk (an editor's unsaved buffers), by absolute path. */
+  overlay?: ReadonlyMap<string, string>;
+  /** How deep module calls may nest (default 32). */
+  maxDepth?: number;
+}
+
+interface LocalRequirement { source?: string; constraint: string | null; range: Range; file: string; override: boolean }
+
+/** Reads the module tree rooted at `dir`; never throws for configuration problems (see `errors`). */
+export async function collectProviderRequirements(dir: string, opts: CollectOptions = {}): Promise<ProviderRequirements> {
+  const root = path.resolve(dir);
+  const result: ProviderRequirements = { dir: root, providers: [], builtIn: [], modules: [], errors: [], files: [] };
+  const byAddress = new Map<string, RequiredProviderInfo>();
+  const builtIn = new Set<string>();
+  const require = (addr: ProviderAddress, origin: ConstraintOrigin) => {
+    if (isBuiltInProvider(addr)) { builtIn.add(addr.address); return; }
+    if (addr.namespace === '-') return; // legacy provider addresses never take part in locking
+    const e = byAddress.get(addr.address) ?? { address: addr.address, provider: addr, constraints: [], origins: [] };
+    e.origins.push(origin);
+    if (origin.constraint !== null) e.constraints.push(origin.constraint);
+    byAddress.set(addr.address, e);
+  };
+  const visit = async (moduleDir: string, modulePath: string, depth: number, chain: string[]): Promise<void> => {
+    const files = await readModuleFiles(moduleDir, opts.overlay, result);
+    const local = new Map<string, LocalRequirement>();
+    for (const f of files) {
+      for (const rp of extractFile(f.file, f.text).requiredProviders) {
+        const prev = local.get(rp.name);
+        if (prev && !f.override) {
+          result.errors.push({ message: `Duplicate required provider "${rp.name}" (also required at ${prev.file}:${prev.range.start.line + 1})`, file: f.path, range: rp.nameRange });
+          continue;
+        }
+        local.set(rp.name, {
+          source: rp.source?.literal ?? undefined, constraint: rp.version?.literal ?? null,
+          range: rp.version?.range ?? rp.range, file: f.path, override: f.override,
+        });
+      }
+    }
+    const addressOf = (localName: string, file: string, range: Range): ProviderAddress | undefined => {
+      try {
+        const r = local.get(localName);
+        return r?.source !== undefined ? parseProviderSource(r.source) : impliedProvider(localName);
+      } catch (err) {
+        result.errors.push({ message: `provider "${localName}": ${(err as Error).message}`, file, range });
+        return undefined;
+      }
+    };
+    const checked = (constraint: string | null, file: string, range: Range): string | null => {
+      if (constraint === null) return null;
+      const parsed = tryParseConstraint(constraint, 'provider');
+      if ('error' in parsed) { result.errors.push({ message: parsed.error, file, range }); return null; }
+      return constraint;
+    };
+    for (const [name, r] of local) {
+      const addr = addressOf(name, r.file, r.range);
+      if (addr) require(addr, { module: modulePath, file: r.file, constraint: checked(r.constraint, r.file, r.range), range: r.range, kind: 'required_providers', localName: name });
+    }
+    const calls: Array<{ name: string; source: string; version: string | null; file: string; range: Range }> = [];
+    for (const f of files) {
+      for (const b of f.file.body.items) {
+        if (b.kind !== 'block') continue;
+        if (b.type === 'provider' && b.labels[0]) {
+          const name = b.labels[0].value;
+          const version = b.body.items.find((i) => i.kind === 'attribute' && i.name === 'version');
+          const constraint = version?.kind === 'attribute' ? literal(version.expr) : null;
+          const range = version?.kind === 'attribute' ? version.expr.range : b.labels[0].range;
+          const addr = addressOf(name, f.path, range);
+          if (addr) require(addr, { module: modulePath, file: f.path, constraint: checked(constraint, f.path, range), range, kind: 'provider-block', localName: name });
+        } else if ((b.type === 'resource' || b.type === 'data' || b.type === 'ephemeral') && b.labels[0]) {
+          const name = providerLocalName(b);
+          if (!name || local.has(name)) continue; // an explicit requirement already covers it
+          const addr = addressOf(name, f.path, b.labels[0].range);
+          if (addr) require(addr, { module: modulePath, file: f.path, constraint: null, range: b.labels[0].range, kind: 'implied', localName: name });
+        } else if (b.type === 'module' && b.labels[0]) {
+          const call = extractModule(b, f.text);
+          const source = call.source?.literal;
+          if (!source) continue; // reported by the configuration diagnostics; nothing to follow
+          calls.push({ name: b.labels[0].value, source, version: call.version?.literal ?? null, file: f.path, range: call.source!.range });
+        }
+      }
+    }
+    for (const c of calls) {
+      const childPath = modulePath ? `${modulePath}.${c.name}` : c.name;
+      if (depth >= (opts.maxDepth ?? 32)) {
+        result.errors.push({ message: `module "${childPath}": modules nested more than ${opts.maxDepth ?? 32} deep`, file: c.file, range: c.range });
+        continue;
+      }
+      let childDir: string;
+      try {
+        childDir = await moduleDirOf(moduleDir, c, opts.resolver);
+      } catch (err) {
+        result.errors.push({ message: `module "${childPath}" (${c.source}) could not be read, so its providers are unknown: ${(err as Error).message}`, file: c.file, range: c.range });
+        continue;
+      }
+      if (chain.includes(childDir)) {
+        result.errors.push({ message: `module "${childPath}" calls itself (${childDir})`, file: c.file, range: c.range });
+        continue;
+      }
+      result.modules.push({ path: childPath, dir: childDir, source: c.source });
+      await visit(childDir, childPath, depth + 1, [...chain, childDir]);
+    }
+  };
+  await visit(root, '', 0, [root]);
+  result.providers = [...byAddress.values()].sort((a, b) => compareStrings(a.address, b.address));
+  result.builtIn = [...builtIn].sort();
+  return result;
+}
+
+interface ModuleFile { path: string; text: string; file: ConfigFile; override: boolean }
+
+/** The module's configuration files (`.tofu` precedence applied), override files last. */
+async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string> | undefined, result: ProviderRequirements): Promise<ModuleFile[]> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir, { withFileTypes: true }))
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && isConfigFileName(e.name)).map((e) => path.join(dir, e.name)).sort();
+  } catch (err) {
+    result.errors.push({ message: `cannot read module directory ${dir}: ${(err as Error).message}` });
+    return [];
+  }
+  const out: ModuleFile[] = [];
+  for (const p of applyTofuPrecedence(names).used) {
+    let text = overlay?.get(p);
+    if (text === undefined) {
+      try { text = await fs.readFile(p, 'utf8'); } catch (err) {
+        result.errors.push({ message: `cannot read ${p}: ${(err as Error).message}`, file: p });
+        continue;
+      }
+    }
+    result.files.push(p);
+    out.push({ path: p, text, file: parseConfig(text, p), override: isOverrideFile(p) });
+  }
+  return [...out.filter((f) => !f.override), ...out.filter((f) => f.override)];
+}
+
+async function moduleDirOf(callerDir: string, c: { name: string; source: string; version: string | null }, resolver?: Pick<ModuleResolver, 'resolve'>): Promise<string> {
+  const src = parseModuleSource(c.source);
+  if (src.kind === 'local') {
+    const dir = path.resolve(callerDir, src.path);
+    if (!(await fs.stat(dir).catch(() => undefined))?.isDirectory()) throw new Error(`directory ${dir} does not exist`);
+    return dir;
+  }
+  if (!resolver) throw new Error('not a local module, and remote modules are not read here');
+  return (await resolver.resolve({ callerDir, name: c.name, source: c.source, version: c.version })).dir;
+}
+
+/** The provider local name a resource uses: its `provider` argument (`aws.west` → aws), else the type prefix. */
+function providerLocalName(b: Block): string | undefined {
+  const arg = b.body.items.find((i) => i.kind === 'attribute' && i.name === 'provider');
+  if (arg?.kind === 'attribute') {
+    let e: Expression = arg.expr;
+    while (e.kind === 'getattr') e = e.target;
+    if (e.kind === 'variable') return e.name;
+    const s = literal(arg.expr); // JSON syntax: "aws.west"
+    if (s) return s.split('.')[0];
+  }
+  return b.labels[0].value.split('_')[0] || undefined;
+}
+
+function literal(e: Expression): string | null {
+  return e.kind === 'literal' && typeof e.value === 'string' ? e.value : null;
+}

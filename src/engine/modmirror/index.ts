@@ -1,0 +1,76 @@
+// The module mirror's entry point, shared by `tofu-registry mirror-modules` and "OpenTofu: Mirror
+// modules": configuration directories → registry module calls (recursively through the packages)
+// → the versions tofu init would select → a static modules.v1 site in OUT/modules/HOST/.
+import { promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hostnameToASCII } from '../addresses';
+import { parseVersion, compareVersions } from '../versions/version';
+import { cmp, MirrorRun, ModMirrorEngine, RunOptions } from './run';
+import { moduleHostBlocks } from './report';
+import { ModuleSite } from './site';
+import type { ModuleMirrorReport, ModuleVersionRef } from './types';
+
+export type {
+  ModuleMirrorReport, MirroredModule, ModuleFailure, ModuleMirrorProgress, ModuleMirrorStep, ModuleVersionRef, SkippedSource,
+} from './types';
+export { moduleFailureDetail, STEP_LABEL } from './types';
+export { moduleHostBlocks, renderModuleReportMarkdown, PLACEHOLDER_BASE_URL } from './report';
+export { packDirectory } from './tarball';
+export type { ModMirrorEngine } from './run';
+
+export interface MirrorModulesOptions extends RunOptions {
+  engine: ModMirrorEngine & { discoverServices?(host: string): Promise<{ services: Record<string, string> }> };
+  /** Configuration directories (each read on its own; local modules they call are read too). */
+  dirs: string[];
+  out: string;
+  /** Where OUT will be served, for the `host` blocks (default: a placeholder URL). */
+  baseUrl?: string;
+}
+
+export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleMirrorReport> {
+  const out = resolve(opts.out);
+  const work = await fs.mkdtemp(join(tmpdir(), 'tofu-registry-modmirror-'));
+  try {
+    const site = await ModuleSite.open(out, work);
+    let run: MirrorRun;
+    try {
+      run = new MirrorRun(opts, site, work);
+      await run.run(opts.dirs);
+    } finally {
+      await site.close();
+    }
+    const hosts = await site.hosts();
+    return {
+      out,
+      mirrored: run.mirrored.sort(byModule),
+      upToDate: run.upToDate.sort(byModule),
+      failed: run.failed.sort(byModule),
+      skipped: run.skipped(),
+      cliConfig: moduleHostBlocks(hosts, opts.baseUrl, await otherServices(opts.engine, run.hostsSeen)),
+      hosts,
+    };
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The services (other than modules.v1) of the origin hosts this run asked, from the engine's discovery cache. */
+async function otherServices(engine: MirrorModulesOptions['engine'], hosts: Set<string>): Promise<Map<string, Record<string, string>>> {
+  const out = new Map<string, Record<string, string>>();
+  if (!engine.discoverServices) return out;
+  for (const host of hosts) {
+    try {
+      out.set(hostnameToASCII(host), (await engine.discoverServices(host)).services);
+    } catch { /* unreachable origin: only modules.v1 in its block */ }
+  }
+  return out;
+}
+
+/** By module, then version precedence. */
+function byModule(a: ModuleVersionRef, b: ModuleVersionRef): number {
+  const x = parseVersion(a.version, 'module');
+  const y = parseVersion(b.version, 'module');
+  const byVersion = typeof x !== 'string' && typeof y !== 'string' ? compareVersions(x, y) : 0;
+  return cmp(a.module, b.module) || byVersion || cmp(a.version, b.version);
+}

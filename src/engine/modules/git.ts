@@ -1,0 +1,196 @@
+// `git::` module packages through the user's git, as go-getter's git getter fetches them (`?ref=`
+// branch, tag or commit, `?depth=`, other query parameters kept in the clone URL), but never
+// interactive: no controlling terminal (own session), no terminal prompt, no askpass, no
+// credential helper — and never a registry token. The clone has its own deadline and a disk cap,
+// trusts the extra CA certificates (--ca-file) on top of the system roots, and its messages carry
+// no user information from the URL.
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { rootCertificates } from 'node:tls';
+import { redactUrls, shownUrl } from '../net/http-errors';
+import { FS_CONCURRENCY, mapLimit, walkTree } from '../fstree';
+import { ModuleFetchError } from './fetch-error';
+
+export interface GitCloneOptions {
+  /** Deadline of the whole clone (a clone is not one request). */
+  timeoutMs: number;
+  /** While git runs, the clone directory (.git included) may not grow past this. */
+  diskCap: number;
+  /** Value of GIT_ALLOW_PROTOCOL. */
+  protocols: string;
+  /** PEM certificates to trust on top of the system roots (the engine's --ca-file / NODE_EXTRA_CA_CERTS). */
+  caCertificates?: string[];
+  /** A private directory for the CA bundle git reads (removed by the caller). */
+  scratchDir: string;
+  signal?: AbortSignal;
+}
+
+export interface GitSource {
+  /** What git clones: the URL with ref/depth/sshkey removed from its query. */
+  url: string;
+  ref?: string;
+  depth?: number;
+}
+
+const SHA_RE = /^[0-9a-f]{7,40}$/i;
+const DUMB_SHALLOW = /dumb http transport does not support shallow/i;
+
+/** `URL?ref=…&depth=…` (the `git::` prefix and `//subdir` already removed), as go-getter reads it. */
+export function parseGitSource(src: string): GitSource {
+  const q = src.indexOf('?');
+  if (q < 0) return checked({ url: src }, src);
+  const params = new URLSearchParams(src.slice(q + 1));
+  const ref = params.get('ref') ?? undefined;
+  const depthText = params.get('depth');
+  if (params.has('sshkey')) throw new ModuleFetchError(`git source ${shownUrl(src)} uses ?sshkey=, which tofu-registry does not support: use your SSH agent instead`, undefined, true);
+  for (const k of ['ref', 'depth']) params.delete(k);
+  const rest = params.toString();
+  const depth = depthText === null ? undefined : Number(depthText);
+  if (depth !== undefined && !(Number.isInteger(depth) && depth > 0)) throw new ModuleFetchError(`invalid depth ${JSON.stringify(depthText)} in git source ${shownUrl(src)}`);
+  return checked({ url: src.slice(0, q) + (rest ? `?${rest}` : ''), ref, depth }, src);
+}
+
+function checked(s: GitSource, src: string): GitSource {
+  if (s.url.startsWith('-') || (s.ref !== undefined && (s.ref.startsWith('-') || !/^[\w./-]+$/.test(s.ref)))) {
+    throw new ModuleFetchError(`invalid git source ${shownUrl(src)}`);
+  }
+  return s;
+}
+
+/**
+ * Clones `src` into `dest` and removes `.git`. A tag or branch is cloned shallow (falling back to
+ * a full clone when the server speaks git's dumb HTTP protocol, which cannot do shallow); a
+ * commit id is cloned in full and checked out. Symbolic links are checked out as plain files
+ * (core.symlinks=false), so nothing in the package points outside it.
+ */
+export async function gitClone(src: string, dest: string, opts: GitCloneOptions): Promise<void> {
+  const s = parseGitSource(src);
+  const shown = shownUrl(s.url);
+  const config = ['-c', 'core.symlinks=false', '-c', 'credential.helper=', '-c', 'core.askPass='];
+  const env: NodeJS.ProcessEnv = {};
+  if (opts.caCertificates?.length) {
+    // GIT_SSL_CAINFO wins over any http.sslCAInfo and replaces git's roots, so the bundle holds
+    // them too: the file git would have used (or the system's), Node's roots, then the extras.
+    env.GIT_SSL_CAINFO = path.join(opts.scratchDir, 'git-ca-bundle.pem');
+    await fs.writeFile(env.GIT_SSL_CAINFO, [await gitRoots(), ...rootCertificates, ...opts.caCertificates].join('\n'));
+  }
+  const byCommit = s.ref !== undefined && SHA_RE.test(s.ref);
+  const clone = (depth: number | undefined) => ['clone', '--quiet', ...(depth ? ['--depth', String(depth)] : []),
+    ...(s.ref && !byCommit ? ['--branch', s.ref] : []), '--', s.url, dest];
+  const deadline = Date.now() + opts.timeoutMs;
+  const depth = byCommit ? undefined : s.depth ?? 1;
+  try {
+    await runGit([...config, ...clone(depth)], dest, shown, deadline, env, opts);
+  } catch (err) {
+    if (!(depth && err instanceof GitFailure && DUMB_SHALLOW.test(err.stderr))) throw err;
+    await fs.rm(dest, { recursive: true, force: true });
+    await fs.mkdir(dest);
+    await runGit([...config, ...clone(undefined)], dest, shown, deadline, env, opts);
+  }
+  if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, shown, deadline, env, opts);
+  await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
+}
+
+/** The certificates git trusts by default: GIT_SSL_CAINFO / SSL_CERT_FILE, else the system bundle ('' when none is found). */
+async function gitRoots(): Promise<string> {
+  const candidates = [process.env.GIT_SSL_CAINFO, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt',
+    '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem', '/etc/ssl/ca-bundle.pem'];
+  for (const f of candidates) {
+    if (!f) continue;
+    const text = await fs.readFile(f, 'utf8').catch(() => undefined);
+    if (text !== undefined) return text;
+  }
+  return '';
+}
+
+class GitFailure extends ModuleFetchError {
+  constructor(message: string, url: string, readonly stderr: string) { super(message, url); }
+}
+
+function runGit(args: string[], dest: string, shown: string, deadline: number, extraEnv: NodeJS.ProcessEnv, opts: GitCloneOptions): Promise<void> {
+  const what = args.includes('checkout') ? 'git checkout' : 'git clone';
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn('git', args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // A session of its own: no controlling terminal, so neither git nor ssh can ask for a
+      // password or a host key confirmation; killing the group stops ssh/git-remote-https too.
+      detached: process.platform !== 'win32',
+      env: {
+        ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never',
+        GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
+      },
+    });
+    let stderr = '';
+    let killed: string | undefined;
+    const kill = (why: string) => {
+      killed ??= why;
+      try {
+        if (child.pid && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch { child.kill('SIGKILL'); }
+    };
+    child.stderr!.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString(); });
+    const left = Math.max(1, deadline - Date.now());
+    const timer = setTimeout(() => kill(`it did not finish within ${opts.timeoutMs / 1000} s`), left);
+    let measuring = false;
+    const watch = setInterval(() => {
+      if (measuring) return;
+      measuring = true;
+      treeSize(dest, opts.diskCap, Infinity).then((t) => {
+        if (t.bytes > opts.diskCap) kill(`the clone grew past ${opts.diskCap} bytes`);
+      }, () => undefined).finally(() => { measuring = false; });
+    }, 250);
+    const onAbort = () => kill('it was cancelled');
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => { clearTimeout(timer); clearInterval(watch); opts.signal?.removeEventListener('abort', onAbort); };
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      done();
+      reject(new ModuleFetchError(err.code === 'ENOENT' ? `cannot fetch ${shown}: git is not installed` : `cannot run git: ${err.message}`));
+    });
+    child.on('close', (code) => {
+      done();
+      if (code === 0 && !killed) return resolve();
+      const text = redact(stderr.trim(), shown, args);
+      const why = killed ?? (text.split('\n').pop() || `exit code ${code}`);
+      reject(new GitFailure(`${what} of ${shown} failed: ${why}`, shown, text));
+    });
+  });
+}
+
+/**
+ * Total file size and entry count below `dir` (symbolic links not followed); stops early past the
+ * caps. Directories are read in parallel; only regular files need a stat (for their size).
+ */
+export async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number }> {
+  let bytes = 0, entries = 0;
+  const files: string[] = [];
+  await walkTree(dir, {
+    directory(d, list) {
+      entries += list.length;
+      for (const e of list) if (e.isFile()) files.push(path.join(d, e.name));
+    },
+    descend: () => true,
+    unreadable() { /* counted as empty */ },
+    done: () => entries > maxEntries,
+  });
+  await mapLimit(files, FS_CONCURRENCY, async (p) => {
+    if (bytes > maxBytes) return;
+    const size = (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
+    bytes += size; // after the await: `bytes += await …` would add to a stale total
+  });
+  return { bytes, entries };
+}
+
+/** git's stderr without the URL's secrets (git may echo the URL as given, or decoded). */
+function redact(text: string, shown: string, args: string[]): string {
+  const url = args[args.indexOf('--') + 1];
+  if (!url || args.indexOf('--') < 0) return redactUrls(text);
+  let out = redactUrls(text.split(url).join(shown));
+  try {
+    const u = new URL(url);
+    for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');
+  } catch { /* not a URL (scp-like ssh address): nothing to hide */ }
+  return out;
+}

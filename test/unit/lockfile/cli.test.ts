@@ -1,0 +1,107 @@
+// tofu-registry lock: the exact JSON shape (a public contract), exit codes, progress on stderr, the
+// disk cache across runs, and a run killed half-way (the lock file is left byte for byte).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { main } from '../../../src/cli';
+import { KNOWN, LockFixture, snapshot, startLockFixture } from './fixture';
+
+let fx: LockFixture;
+
+before(async () => {
+  fx = await startLockFixture();
+  await fx.serveKnownAnswers();
+});
+after(async () => { await fx.stop(); });
+
+async function run(args: string[], cacheHome = join(fx.root, `xdg-${Math.random().toString(36).slice(2)}`)) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main([...args, '--ca-file', fx.reg.caCertPath], {
+    stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: { HOME: '/nonexistent', XDG_CACHE_HOME: cacheHome }, cwd: fx.root,
+  });
+  return { code, stdout, stderr };
+}
+
+const oneProvider = () => fx.config({ 'main.tf': readFileSync(join(KNOWN, 'one-platform', 'main.tf'), 'utf8') });
+
+test('lock --json: the documented shape, the file tofu wrote, then an unchanged re-run', async () => {
+  const dir = oneProvider();
+  const cache = join(fx.root, 'cli-cache');
+  const r = await run(['lock', '--json', '--platform', 'linux_amd64', dir], cache);
+  assert.equal(r.code, 0, r.stderr);
+  const expected = fx.here(readFileSync(join(KNOWN, 'one-platform', 'expected.terraform.lock.hcl'), 'utf8'));
+  assert.equal(readFileSync(join(dir, '.terraform.lock.hcl'), 'utf8'), expected);
+  const hashes = expected.split('\n').filter((l) => l.startsWith('    "')).map((l) => l.trim().slice(1, -2));
+  assert.deepEqual(JSON.parse(r.stdout), {
+    lockFiles: [{
+      dir, path: join(dir, '.terraform.lock.hcl'), changed: true,
+      providers: [{ provider: `${fx.reg.host}/example/fake`, version: '1.1.0', constraints: '~> 1.0', hashes, platforms: ['linux_amd64'] }],
+    }],
+    failed: [],
+  });
+  assert.match(r.stderr, /^downloaded +127\.0\.0\.1:\d+\/example\/fake 1\.1\.0 linux_amd64$/m);
+  assert.match(r.stderr, /^written +\S+\.terraform\.lock\.hcl$/m);
+
+  fx.reg.server.resetLog();
+  const again = await run(['lock', '--json', '--platform', 'linux_amd64', dir], cache);
+  assert.equal(again.code, 0);
+  assert.equal(JSON.parse(again.stdout).lockFiles[0].changed, false);
+  assert.deepEqual(fx.archiveRequests(), []);
+  assert.match(again.stderr, /^cached +\S+ 1\.1\.0 linux_amd64$/m);
+
+  const human = await run(['lock', '--platform', 'linux_amd64', '--platform', 'darwin_arm64', dir], cache);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /\.terraform\.lock\.hcl: updated\n {2}127\.0\.0\.1:\d+\/example\/fake 1\.1\.0 \(~> 1\.0\): h1: for darwin_arm64, linux_amd64 \(added darwin_arm64\)\n/);
+});
+
+test('lock: usage errors exit 2 with one line; failures exit 1 and name the step', async () => {
+  const dir = oneProvider();
+  for (const args of [
+    ['lock', '--platform', 'linux', dir],
+    ['lock', '--net-mirror', 'https://m.example/', '--fs-mirror', dir, dir],
+    ['lock', '--net-mirror', 'http://m.example/', dir],
+    ['lock', '--concurrency', '0', dir],
+    ['lock', fx.root],
+    ['lock', join(fx.root, 'nope')],
+    ['lock', '--bogus', dir],
+  ]) {
+    const r = await run(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+  writeFileSync(join(dir, '.terraform.lock.hcl'), '# mine\n');
+  const r = await run(['lock', '--json', '--platform', 'solaris_sparc', dir]);
+  assert.equal(r.code, 1);
+  const doc = JSON.parse(r.stdout);
+  assert.deepEqual(doc.failed.map((f: { platform: string; step: string; dir: string }) => [f.dir, f.platform, f.step]), [[dir, 'solaris_sparc', 'metadata']]);
+  assert.match(doc.failed[0].message, /is not available for solaris_sparc/);
+  assert.equal(doc.lockFiles[0].changed, false);
+  assert.equal(readFileSync(join(dir, '.terraform.lock.hcl'), 'utf8'), '# mine\n');
+});
+
+test('a lock run killed while an archive downloads leaves the lock file byte for byte', async () => {
+  const dir = oneProvider();
+  const lockFile = join(dir, '.terraform.lock.hcl');
+  writeFileSync(lockFile, fx.here(readFileSync(join(KNOWN, 'existing-lock', 'lock-before.hcl'), 'utf8')));
+  const before = snapshot(lockFile);
+  fx.files.fault('terraform-provider-fake_1.0.0_windows_amd64.zip', { kind: 'hang' });
+  try {
+    fx.reg.server.resetLog();
+    const cli = resolve(__dirname, '../../../src/cli.js');
+    const child = spawn(process.execPath, [cli, 'lock', '--platform', 'windows_amd64', '--ca-file', fx.reg.caCertPath, '--no-cache', dir],
+      { env: { HOME: '/nonexistent', PATH: process.env.PATH }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const t0 = Date.now();
+    while (!fx.archiveRequests().length && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(fx.archiveRequests().length, 1, 'the child reached the archive download');
+    child.kill('SIGKILL');
+    await exited;
+    assert.deepEqual(snapshot(lockFile), before);
+    assert.deepEqual(readdirSync(dir).sort(), ['.terraform.lock.hcl', 'main.tf'], 'no temp file beside it');
+  } finally {
+    fx.files.fault('terraform-provider-fake_1.0.0_windows_amd64.zip', undefined);
+  }
+});
