@@ -8,6 +8,7 @@ import { runMirrorModules } from './cli/modmirror';
 import { runLock } from './cli/lock';
 import { runTypes } from './cli/types';
 import { runOutdated } from './cli/outdated';
+import { redactUrls } from './engine/net/http-errors';
 import { setFlagsFromString } from 'node:v8';
 
 const USAGE = `usage: tofu-registry <command> [flags]
@@ -68,7 +69,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 2;
     }
     // Commands report their expected failures themselves; this is the last line of defence.
-    io.stderr(`tofu-registry ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.stderr(`tofu-registry ${command}: ${redactUrls(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   }
 }

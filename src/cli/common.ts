@@ -3,6 +3,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isPlatform } from '../engine/mirror/paths';
+import { redactUrls, shownUrl } from '../engine/net/http-errors';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -94,6 +95,9 @@ export interface ReportableError {
  */
 export function reportFailure(io: CliIO, err: unknown, json: boolean): number {
   const e = toReportable(err);
+  // The engine's messages already show URLs redacted; this also covers text from anywhere else.
+  e.message = redactUrls(e.message);
+  if (e.url) e.url = shownUrl(e.url);
   io.stderr(`tofu-registry: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
   if (json) printJson(io, { error: { message: e.message, url: e.url ?? null, status: e.status ?? null } });
   return 1;

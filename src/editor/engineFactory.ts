@@ -1,8 +1,8 @@
 // Builds the one Engine from the settings, and adapts it to the editor's RegistryBackend.
 import * as vscode from 'vscode';
 import { describeSource, Engine, EngineOptions, LogEntry } from '../engine/engine';
+import { redactUrls } from '../engine/net/http-errors';
 import type { RegistryBackend } from './logic/lookup';
-import { redactUrls } from './logic/redact';
 import type { EditorSettings } from './settings';
 
 export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.LogOutputChannel): EngineOptions {
@@ -24,8 +24,10 @@ export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.L
       else if (e.level === 'info' || m.startsWith('GET ')) log.info(m); // request timings
       else log.debug(m);
     },
-    // Untrusted workspace: the engine refuses to send anything.
+    // Untrusted workspace: the engine refuses to send anything, and never runs the CLI
+    // configuration's credentials_helper (a program named by configuration).
     networkAllowed: () => vscode.workspace.isTrusted,
+    allowCredentialsHelper: () => vscode.workspace.isTrusted,
   };
 }
 

@@ -1,16 +1,20 @@
 // The registry engine: one object per editor session / CLI run. Plain data in, plain data out.
 // Wires credentials → HTTP client → discovery → module/provider registry clients, with caches.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CliSettings, loadCliSettings } from './cliconfig/settings';
+import { CliConfigFile, readCliConfigFiles } from './cliconfig/read';
+import { CliSettings, cliSettingsFrom } from './cliconfig/settings';
 import { ModuleAddress } from './addresses/module-source';
 import { builtInProviderError, isBuiltInProvider, ProviderAddress } from './addresses/provider-source';
 import { CredentialStore } from './credentials';
 import { CachedLookup, Discovery, DiscoveryResult, forcedDiscovery } from './discovery';
 import { isModuleVersionList, isProviderVersionList } from './discovery/shapes';
+import { proxySettings } from './net/dispatcher';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
+import { redactUrls } from './net/http-errors';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
 import { listViaInstallationMethods, VersionSource } from './registry/installation';
@@ -46,8 +50,12 @@ export interface EngineOptions {
   noProxy?: string;
   /** Like TF_CLI_CONFIG_FILE. */
   cliConfigFile?: string;
+  /** False → the CLI configuration's credentials_helper is never run (untrusted workspace). Default: allowed. */
+  allowCredentialsHelper?: () => boolean;
+  /** How long a credentials helper may take (default 10 s). */
+  credentialsHelperTimeoutMs?: number;
   userAgent?: string;
-  /** Never receives tokens. */
+  /** Never receives tokens; URLs in messages have their secrets redacted (redactUrls). */
   log?: (entry: LogEntry) => void;
   /** false → every network call rejects with code 'network-disabled' without sending. */
   networkAllowed?: () => boolean;
@@ -70,21 +78,31 @@ export class Engine {
   private readonly moduleVersions: CachedLookup<Omit<VersionList, 'cached'>>;
   private readonly providerVersions: CachedLookup<Omit<ProviderVersionList, 'cached'> & { sources?: VersionSource[] }>;
   private settings?: CliSettings;
+  private cliFiles?: CliConfigFile[];
+  private trust?: string;
+  private readonly contexts = new Map<string, string>();
+  private readonly log?: (entry: LogEntry) => void;
 
   constructor(readonly options: EngineOptions = {}) {
     const env = options.env ?? process.env;
     const ttlMs = options.cacheTtlMs ?? 60 * 60 * 1000;
-    this.credentials = new CredentialStore({ env, cliConfigFile: options.cliConfigFile, log: options.log });
+    const log = options.log;
+    this.log = log && ((e) => log({ ...e, message: redactUrls(e.message) }));
+    this.credentials = new CredentialStore({
+      env, cliConfigFile: options.cliConfigFile, log: this.log, cliConfig: () => this.cliConfig(),
+      allowCredentialsHelper: options.allowCredentialsHelper, helperTimeoutMs: options.credentialsHelperTimeoutMs,
+    });
     this.http = new HttpClient({
       env, caFiles: options.caFiles, proxy: options.proxy, noProxy: options.noProxy, timeoutMs: options.timeoutMs,
-      userAgent: options.userAgent, log: options.log, networkAllowed: options.networkAllowed,
+      userAgent: options.userAgent, log: this.log, networkAllowed: options.networkAllowed,
       maxAttempts: options.maxAttempts, maxRetryDelayMs: options.maxRetryDelayMs,
       credentials: (url) => this.credentials.tokenFor(url.host),
-      authHint: (host) => this.credentials.authHint(host),
+      authHint: (host, sent) => this.credentials.authHint(host, sent),
     });
     const dir = (sub: string) => (options.cacheDir ? join(options.cacheDir, sub) : undefined);
     this.discovery = new Discovery(this.http, {
       cacheDir: options.cacheDir, ttlMs, failureTtlMs: options.failureTtlMs,
+      cacheKey: (host) => `${host}|${this.answerContext([host])}`,
       forced: (host) => {
         const h = this.cliSettings().hosts.get(host);
         return h && forcedDiscovery(host, h.services, pathToFileURL(h.file).href);
@@ -94,14 +112,34 @@ export class Engine {
     this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isProviderVersionList });
   }
 
-  /**
-   * The `host` and `provider_installation` parts of the CLI configuration (the same files the
-   * credentials come from), read once; clearCache() reads them again.
-   */
+  /** The CLI configuration files as read (once; clearCache() reads them again): credentials and settings share them. */
+  cliConfig(): CliConfigFile[] {
+    this.cliFiles ??= readCliConfigFiles(this.credentials.configFiles(), (message) => this.log?.({ level: 'warn', message }));
+    return this.cliFiles;
+  }
+
+  /** The `host` and `provider_installation` parts of the CLI configuration. */
   cliSettings(): CliSettings {
-    this.settings ??= loadCliSettings(this.credentials.configFiles(),
-      (message) => this.options.log?.({ level: 'warn', message }));
+    this.settings ??= cliSettingsFrom(this.cliConfig(), (message) => this.log?.({ level: 'warn', message }));
     return this.settings;
+  }
+
+  /**
+   * What, besides the request, decides an answer from `hosts`: the CAs trusted (file contents), the
+   * proxy, where each host's credentials come from (never the token) and its CLI configuration
+   * `host` block. Part of every cache key, so that changing any of them never serves an answer
+   * obtained under other settings — another trust, another identity, another services URL.
+   */
+  answerContext(hosts: string[]): string {
+    const memo = hosts.join(' ');
+    let ctx = this.contexts.get(memo); // (on the editor's hot path: peekModuleVersions)
+    if (ctx === undefined) {
+      this.trust ??= trustFingerprint(this.options);
+      const perHost = hosts.map((h) => [h, this.credentials.sourceKey(h), this.cliSettings().hosts.get(h)?.services ?? null]);
+      ctx = createHash('sha256').update(JSON.stringify([this.trust, perHost])).digest('hex').slice(0, 16);
+      this.contexts.set(memo, ctx);
+    }
+    return ctx;
   }
 
   /**
@@ -115,7 +153,7 @@ export class Engine {
   /** Versions of a registry module (newest first, as the registry wrote them). Cached, single-flight. */
   async listModuleVersions(address: ModuleAddress | string): Promise<VersionList> {
     const a = toModuleAddress(address);
-    const { value, cached } = await this.moduleVersions.get(a.fullAddress, async () => {
+    const { value, cached } = await this.moduleVersions.get(this.moduleKey(a), async () => {
       const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
       return fetchModuleVersions(this.http, base, a);
     });
@@ -124,7 +162,7 @@ export class Engine {
 
   /** Synchronous memory-cache peek (no network): for hovers/completion that must not wait. */
   peekModuleVersions(address: ModuleAddress | string): VersionList | undefined {
-    const v = this.moduleVersions.peek(toModuleAddress(address).fullAddress);
+    const v = this.moduleVersions.peek(this.moduleKey(toModuleAddress(address)));
     return v && { ...v, cached: true };
   }
 
@@ -144,8 +182,10 @@ export class Engine {
     const p = registryProvider(address);
     const inst = this.cliSettings().installation;
     if (!inst) return this.listOriginProviderVersions(p);
-    // The key covers the methods, so an edited configuration never reads an old disk entry.
-    const key = `installation:${createHash('sha256').update(JSON.stringify(inst)).digest('hex').slice(0, 16)}:${p.address}`;
+    // The key covers the methods, so an edited configuration never reads an old disk entry, and the
+    // hosts asked (mirrors and the origin registry).
+    const mirrorHosts = inst.methods.filter((m) => m.kind === 'network_mirror').map((m) => hostOf(m.location));
+    const key = `installation:${createHash('sha256').update(JSON.stringify(inst)).digest('hex').slice(0, 16)}:${p.address}|${this.answerContext([p.host, ...mirrorHosts])}`;
     const { value, cached } = await this.providerVersions.get(key, () => listViaInstallationMethods(inst.methods, inst.file, p, {
       http: this.http, timeoutMs: this.options.timeoutMs, log: this.options.log,
       direct: (q) => this.listOriginProviderVersions(q),
@@ -156,7 +196,7 @@ export class Engine {
   /** Versions from the provider's origin registry only (what the mirror command copies from). */
   async listOriginProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList> {
     const p = registryProvider(address);
-    const { value, cached } = await this.providerVersions.get(p.address, async () => {
+    const { value, cached } = await this.providerVersions.get(`${p.address}|${this.answerContext([p.host])}`, async () => {
       const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
       return fetchProviderVersions(this.http, base, p);
     });
@@ -173,12 +213,33 @@ export class Engine {
   async clearCache(): Promise<void> {
     this.credentials.reload();
     this.settings = undefined;
+    this.cliFiles = undefined;
+    this.trust = undefined;
+    this.contexts.clear();
     await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.providerVersions.clear()]);
   }
 
   async dispose(): Promise<void> {
     await this.http.dispose();
   }
+
+  private moduleKey(a: ModuleAddress): string {
+    return `${a.fullAddress}|${this.answerContext([a.host])}`;
+  }
+}
+
+/** The CAs (by content: a file rewritten in place counts) and the proxy settings, hashed. */
+function trustFingerprint(o: EngineOptions): string {
+  const env = o.env ?? process.env;
+  const cas = [...(o.caFiles ?? []), ...(env.NODE_EXTRA_CA_CERTS ? [env.NODE_EXTRA_CA_CERTS] : [])].map((f) => {
+    try { return createHash('sha256').update(readFileSync(f)).digest('hex'); } catch { return `unreadable ${f}`; }
+  });
+  const proxy = proxySettings(env, o.proxy, o.noProxy);
+  return createHash('sha256').update(JSON.stringify([cas, proxy.httpsProxy ?? null, proxy.noProxy ?? null])).digest('hex');
+}
+
+function hostOf(url: string): string {
+  try { return new URL(url).host; } catch { return url; }
 }
 
 export function isNetworkDisabled(err: unknown): boolean {

@@ -5,7 +5,7 @@ import type { VersionRules } from '../../engine/versions';
 import { splitSubdir } from '../../engine/addresses';
 import type { ModuleSource, ProviderAddress } from '../../engine/addresses';
 import { RegistryError } from '../../engine/net/errors';
-import { tokenEnvName } from '../../engine/net/http-errors';
+import { shownUrl, tokenEnvName } from '../../engine/net/http-errors';
 import type { DiscoveryInfo } from './lookup';
 import type { Target } from './target';
 
@@ -104,6 +104,16 @@ export function builtInHover(addr: ProviderAddress): string {
     `Built into OpenTofu: \`tofu init\` never installs it from a registry or mirror, so there are no versions to look up${addr.type === 'terraform' ? ' (it provides the `terraform_remote_state` data source)' : ''}.`].join('\n');
 }
 
+/** What go-getter's query arguments ask of a package: " (ref `v1`, archive `zip`)". */
+function packageOptions(pkg: string): string {
+  const q = pkg.indexOf('?');
+  if (q < 0) return '';
+  const params = new URLSearchParams(pkg.slice(q + 1));
+  const said = ([['ref', 'ref'], ['tag', 'tag'], ['digest', 'digest'], ['depth', 'depth'], ['archive', 'archive'], ['version', 'object version']] as const)
+    .filter(([k]) => params.get(k)).map(([k, label]) => `${label} ${code(params.get(k)!)}`);
+  return said.length ? ` (${said.join(', ')})` : '';
+}
+
 const KIND_NAMES: Record<string, string> = { local: 'Local path (no registry involved: the module is read from disk)' };
 
 /** Hover on `source`: the parsed address, service discovery, the resolved download location. */
@@ -118,7 +128,9 @@ export function sourceHover(i: SourceHoverInput): string {
       lines.push(`**Absolute path** ${code(splitSubdir(ms.source)[0])}: not a local source (those begin with \`./\` or \`../\`); \`tofu init\` copies the directory like a remote package (no registry involved)`);
       if (ms.subdir) lines.push('', `Subdirectory: ${code(ms.subdir)}`);
     } else if (ms && ms.kind !== 'registry') {
-      lines.push(`**${esc(ms.description)}** (${ms.kind} source, fetched directly, not through a registry)`);
+      lines.push(ms.kind === 'unknown' ? `**Not a module source \`tofu init\` can fetch**`
+        : `**${esc(ms.description)}** (${ms.kind} source, fetched directly by \`tofu init\`, not through a registry)`);
+      if (ms.package && ms.kind !== 'unknown') lines.push('', `Package: ${code(shownUrl(ms.package))}${packageOptions(ms.package)}`);
       if (ms.subdir) lines.push('', `Subdirectory: ${code(ms.subdir)}`);
     }
     if (i.error) lines.push('', `$(error) ${esc(i.error)}`);

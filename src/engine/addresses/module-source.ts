@@ -1,8 +1,10 @@
 // Module source classification, following OpenTofu's addrs.ParseModuleSource: local paths first,
-// then the registry form [hostname/]namespace/name/system[//subdir], then everything go-getter
-// would accept (git::, hg::, s3::, gcs::, http(s) URLs, github.com/bitbucket.org shorthands, oci,
-// and absolute filesystem paths, which go-getter's file detector copies like a remote package).
+// then the registry form [hostname/]namespace/name/system[//subdir], then what go-getter's
+// detection makes of everything else (go-getter.ts): git::, hg::, s3::, gcs::, http(s) and oci
+// URLs, github.com / bitbucket.org shorthands, scp-like git@host:repo, S3 and GCS hostnames, and
+// absolute filesystem paths, which tofu init copies like a remote package.
 import { DEFAULT_REGISTRY_HOST, tryNormalizeHostname } from './hostname';
+import { cleanPath, detectPackage, forcedGetter, packageGetter, sourceDirSubdir } from './go-getter';
 
 export interface RegistryModuleSource {
   kind: 'registry';
@@ -23,10 +25,15 @@ export interface RemoteModuleSource {
   kind: RemoteKind;
   /** The source as written. */
   source: string;
-  /** Human name of the source type ("Git repository", "GitHub shorthand", …). */
+  /** Human name of the source type ("Git repository", "GitHub repository", …). */
   description: string;
   subdir?: string;
-  /** For 'unknown': why it is not a valid source. */
+  /**
+   * The package address tofu init fetches, after go-getter's detection: "git::https://github.com/
+   * org/repo.git?ref=v1" for "github.com/org/repo?ref=v1" (may hold secrets: show it with shownUrl).
+   */
+  package?: string;
+  /** For 'unknown': why tofu init cannot use it. */
   error?: string;
 }
 export type ModuleSource = RegistryModuleSource | LocalModuleSource | RemoteModuleSource;
@@ -44,24 +51,17 @@ const DESCRIPTIONS: Record<RemoteKind, string> = {
   file: 'absolute path, copied like a remote package by tofu init', unknown: 'unrecognised source',
 };
 
+/** The getters of OpenTofu's module installer (goGetterGetters and its oci getter) and the kind of source each means. */
+const GETTER_KINDS: Record<string, RemoteKind> = { git: 'git', hg: 'hg', s3: 's3', gcs: 'gcs', http: 'http', https: 'http', file: 'file', oci: 'oci' };
+
 export function isLocalSource(raw: string): boolean {
   return raw.startsWith('./') || raw.startsWith('../') || raw.startsWith('.\\') || raw.startsWith('..\\');
 }
 
-/** Split "pkg//sub/dir" (not the "//" of "scheme://"). */
+/** Split "pkg//sub/dir?q" into ["pkg?q", "sub/dir"] as go-getter does (not the "//" of "scheme://"). */
 export function splitSubdir(raw: string): [string, string | undefined] {
-  let start = 0;
-  const forced = raw.indexOf('::');
-  if (forced >= 0) start = forced + 2;
-  const scheme = raw.indexOf('://', start);
-  if (scheme >= 0) start = scheme + 3;
-  const idx = raw.indexOf('//', start);
-  if (idx < 0) return [raw, undefined];
-  let sub = raw.slice(idx + 2);
-  let pkg = raw.slice(0, idx);
-  const q = sub.indexOf('?');
-  if (q >= 0) { pkg += sub.slice(q); sub = sub.slice(0, q); }
-  return [pkg, sub];
+  const [pkg, sub] = sourceDirSubdir(raw);
+  return sub ? [pkg, sub] : [raw, undefined];
 }
 
 /** Registry address only; returns an error message when `raw` is not one. */
@@ -95,7 +95,7 @@ export function parseModuleRegistryAddress(raw: string): RegistryModuleSource | 
   }
   let subdir: string | undefined;
   if (subdirRaw !== undefined) {
-    const cleaned = cleanSubdir(subdirRaw);
+    const cleaned = cleanPath(subdirRaw);
     if (cleaned === '..' || cleaned.startsWith('../')) return { error: `subdirectory path ${JSON.stringify(cleaned)} leads outside of the module package` };
     subdir = cleaned === '.' ? undefined : cleaned;
   }
@@ -107,61 +107,30 @@ export function parseModuleRegistryAddress(raw: string): RegistryModuleSource | 
   };
 }
 
-/** Go's path.Clean, without the leading "/" case (subdirectories are relative). */
-function cleanSubdir(sub: string): string {
-  const out: string[] = [];
-  for (const seg of sub.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
-    else out.push(seg);
-  }
-  return out.join('/') || '.';
-}
-
 /** Classify a module `source` string exactly as OpenTofu would. */
 export function parseModuleSource(raw: string): ModuleSource {
   if (isLocalSource(raw)) return { kind: 'local', path: raw };
   const reg = parseModuleRegistryAddress(raw);
   if (!('error' in reg)) return reg;
-  const [pkg, subdir] = splitSubdir(raw);
-  const remote = (kind: RemoteKind, error?: string): RemoteModuleSource => ({
-    kind, source: raw, description: DESCRIPTIONS[kind], ...(subdir ? { subdir } : {}), ...(error ? { error } : {}),
+  const subdir = splitSubdir(raw)[1];
+  const unknown = (error: string, pkg?: string): RemoteModuleSource => ({
+    kind: 'unknown', source: raw, description: DESCRIPTIONS.unknown, ...(subdir ? { subdir } : {}), ...(pkg ? { package: pkg } : {}), error,
   });
-  const forced = /^([A-Za-z0-9]+)::/.exec(pkg);
-  if (forced) {
-    switch (forced[1].toLowerCase()) {
-      case 'git': return remote('git');
-      case 'hg': return remote('hg');
-      case 's3': return remote('s3');
-      case 'gcs': return remote('gcs');
-      case 'http': case 'https': return remote('http');
-      case 'oci': return remote('oci');
-      default: return remote('unknown', `unsupported forced getter "${forced[1]}::"`);
-    }
+  const detected = detectPackage(raw);
+  if ('error' in detected) {
+    // OpenTofu reports go-getter's error; a source shaped like a registry address gets the
+    // registry parser's reason, which says what is wrong with it.
+    const pkg = splitSubdir(raw)[0];
+    const parts = pkg.split('/').length;
+    const registryShaped = parts >= 3 && parts <= 4 && !pkg.includes('?') && !pkg.includes(':') && /cannot detect/.test(detected.error);
+    return unknown(registryShaped ? `invalid module registry address: ${reg.error}` : detected.error);
   }
-  const lower = pkg.toLowerCase();
-  if (lower.startsWith('oci://')) return remote('oci');
-  if (lower.startsWith('http://') || lower.startsWith('https://')) return remote('http');
-  if (lower.startsWith('s3://')) return remote('s3');
-  if (lower.startsWith('gcs://') || lower.startsWith('gs://')) return remote('gcs');
-  if (lower.startsWith('git@') || lower.startsWith('ssh://') || lower.startsWith('git://')) return remote('git');
-  if (lower.startsWith('github.com/')) return remote('github');
-  if (lower.startsWith('bitbucket.org/')) return remote('bitbucket');
-  if (/^[a-z0-9.-]*s3[a-z0-9.-]*\.amazonaws\.com\//.test(lower)) return remote('s3');
-  if (lower.startsWith('www.googleapis.com/storage/') || lower.startsWith('storage.googleapis.com/')) return remote('gcs');
-  if (pkg.startsWith('/') || /^[A-Za-z]:[\\/]/.test(pkg)) {
-    // Not a local source (those begin with ./ or ../): go-getter's file detector turns it into a
-    // file:// package that tofu init copies (OpenTofu's "/tmp/foo//example" test case).
-    if (subdir === undefined) return remote('file');
-    const cleaned = cleanSubdir(subdir);
-    if (cleaned === '..' || cleaned.startsWith('../')) {
-      return { kind: 'unknown', source: raw, description: DESCRIPTIONS.unknown, subdir, error: `subdirectory path ${JSON.stringify(cleaned)} leads outside of the module package` };
-    }
-    return { kind: 'file', source: raw, description: DESCRIPTIONS.file, ...(cleaned !== '.' ? { subdir: cleaned } : {}) };
-  }
-  const parts = pkg.split('/').length;
-  const why = parts >= 3 && parts <= 4 && !pkg.includes('?') && !pkg.includes(':')
-    ? `invalid module registry address: ${reg.error}`
-    : `OpenTofu cannot detect a supported external module source type for ${pkg}`;
-  return remote('unknown', why);
+  const getter = packageGetter(detected.package);
+  let kind = GETTER_KINDS[getter];
+  if (!kind) return unknown(`tofu init cannot download it: no getter for "${getter}" (it has ${Object.keys(GETTER_KINDS).join(', ')})`, detected.package);
+  // A shorthand names the host it is for, unless a getter was forced ("git::github.com/…").
+  if (!forcedGetter(raw)[0] && (detected.detector === 'github' || detected.detector === 'bitbucket')) kind = detected.detector;
+  return {
+    kind, source: raw, description: DESCRIPTIONS[kind], package: detected.package, ...(detected.subdir ? { subdir: detected.subdir } : {}),
+  };
 }

@@ -3,14 +3,11 @@
 //   host "example.com" { services = { "modules.v1" = "https://…/" } }   → instead of discovery
 //   provider_installation { network_mirror { url = "…" include = […] exclude = […] }
 //                           filesystem_mirror { path = "…" … }  direct { … } }
-// HCL native syntax is read with the project's parser (src/engine/config); a file whose first
-// non-blank character is "{" is JSON, as HCL 1 (which OpenTofu uses for this file) decides.
-import { readFileSync } from 'node:fs';
+// read.ts reads the files; this file validates what they declare as OpenTofu does.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { tryNormalizeHostname } from '../addresses/hostname';
-import type { Body, Expression } from '../config/ast';
-import { parseHcl } from '../config/parser';
 import { ProviderPattern, parsePatterns } from './patterns';
+import { CliConfigDocument, CliConfigFile, parseCliConfig, readCliConfigFiles } from './read';
 
 export type InstallationMethodKind = 'direct' | 'network_mirror' | 'filesystem_mirror';
 
@@ -38,97 +35,13 @@ export interface CliSettings {
 }
 
 /** What one file declares, before validation. */
-export interface RawCliSettings {
-  hosts: Array<{ host: string; services: Record<string, unknown> }>;
-  installations: Array<Array<{ kind: string; attrs: Record<string, unknown> }>>;
-}
+export type RawCliSettings = CliConfigDocument;
 
 type Warn = (message: string) => void;
 
-/** Literal value of an HCL expression (strings, numbers, bools, null, tuples, objects); undefined otherwise. */
-function literal(e: Expression): unknown {
-  switch (e.kind) {
-    case 'literal': return e.value;
-    case 'paren': return literal(e.expr);
-    case 'tuple': return e.items.map(literal);
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const it of e.items) {
-        const k = literal(it.key);
-        if (typeof k === 'string') out[k] = literal(it.value);
-        else if (it.key.kind === 'variable' && it.keyIsBare) out[it.key.name] = literal(it.value);
-      }
-      return out;
-    }
-    default: return undefined;
-  }
-}
-
-/** Attributes of a body as plain values; nested blocks become objects (HCL 1 accepts both forms). */
-function attrs(body: Body): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const it of body.items) {
-    if (it.kind === 'attribute') out[it.name] = literal(it.expr);
-    else if (it.labels.length === 0) out[it.type] = attrs(it.body);
-  }
-  return out;
-}
-
-/** `host` and `provider_installation` blocks from HCL native syntax (other content ignored). */
-export function parseCliSettingsHcl(text: string): RawCliSettings {
-  const out: RawCliSettings = { hosts: [], installations: [] };
-  const file = parseHcl(text);
-  for (const it of file.body.items) {
-    if (it.kind !== 'block') continue;
-    if (it.type === 'host' && it.labels.length === 1) {
-      const services = attrs(it.body).services;
-      out.hosts.push({ host: it.labels[0].value, services: isObject(services) ? services : {} });
-    } else if (it.type === 'provider_installation' && it.labels.length === 0) {
-      const methods: RawCliSettings['installations'][number] = [];
-      for (const m of it.body.items) {
-        if (m.kind === 'block') methods.push({ kind: m.type, attrs: attrs(m.body) });
-      }
-      out.installations.push(methods);
-    }
-  }
-  return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** HCL 1's JSON form: a block may be an object or a list of objects. */
-function each(v: unknown): Array<Record<string, unknown>> {
-  if (Array.isArray(v)) return v.filter(isObject);
-  return isObject(v) ? [v] : [];
-}
-
-/** The same from the JSON form (`{"host": {"example.com": {"services": {…}}}, "provider_installation": {…}}`). */
-export function parseCliSettingsJson(text: string): RawCliSettings {
-  const out: RawCliSettings = { hosts: [], installations: [] };
-  let doc: unknown;
-  try { doc = JSON.parse(text); } catch { return out; }
-  if (!isObject(doc)) return out;
-  for (const group of each(doc.host)) {
-    for (const [host, body] of Object.entries(group)) {
-      for (const b of each(body)) {
-        out.hosts.push({ host, services: isObject(b.services) ? b.services : {} });
-      }
-    }
-  }
-  for (const pi of each(doc.provider_installation)) {
-    const methods: RawCliSettings['installations'][number] = [];
-    for (const [kind, body] of Object.entries(pi)) {
-      for (const b of each(body)) methods.push({ kind, attrs: b });
-    }
-    out.installations.push(methods);
-  }
-  return out;
-}
-
+/** The host and provider_installation blocks of one file's text (HCL or JSON). */
 export function parseCliSettings(text: string): RawCliSettings {
-  return text.trimStart().startsWith('{') ? parseCliSettingsJson(text) : parseCliSettingsHcl(text);
+  return parseCliConfig(text);
 }
 
 function strings(v: unknown, what: string, warn: Warn): string[] {
@@ -170,15 +83,13 @@ function toMethod(raw: { kind: string; attrs: Record<string, unknown> }, file: s
 
 /** Reads and merges the given CLI configuration files (missing files are skipped). */
 export function loadCliSettings(files: string[], warn: Warn = () => {}): CliSettings {
+  return cliSettingsFrom(readCliConfigFiles(files, warn), warn);
+}
+
+/** Validates and merges what the files declare, in order (later files win, as Config.Merge). */
+export function cliSettingsFrom(files: CliConfigFile[], warn: Warn = () => {}): CliSettings {
   const settings: CliSettings = { hosts: new Map() };
-  for (const file of files) {
-    let text: string;
-    try { text = readFileSync(file, 'utf8'); } catch { continue; }
-    let raw: RawCliSettings;
-    try { raw = parseCliSettings(text); } catch (err) {
-      warn(`could not read ${file}: ${(err as Error).message}`);
-      continue;
-    }
+  for (const { file, doc: raw } of files) {
     for (const h of raw.hosts) {
       const host = tryNormalizeHostname(h.host);
       if (typeof host !== 'string') { warn(`ignoring the host ${JSON.stringify(h.host)} block in ${file}: ${host.error}`); continue; }

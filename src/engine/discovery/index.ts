@@ -6,6 +6,7 @@ import { RegistryError, isRegistryError } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
 import { CachedLookup } from './cache';
 import { isDiscoveryValue } from './shapes';
+import { shownUrl } from '../net/http-errors';
 
 export { CachedLookup } from './cache';
 
@@ -50,11 +51,11 @@ export async function fetchDiscovery(http: HttpClient, hostGiven: string): Promi
     throw err;
   }
   if (res.status !== 200) {
-    throw new RegistryError('protocol', `service discovery for ${host} failed: expected status 200, got ${res.status} from ${res.url}`, { host, url: res.url, status: res.status });
+    throw new RegistryError('protocol', `service discovery for ${host} failed: expected status 200, got ${res.status} from ${shownUrl(res.url)}`, { host, url: shownUrl(res.url), status: res.status });
   }
   const doc = res.json;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new RegistryError('protocol', `service discovery for ${host} failed: ${res.url} is not a JSON object`, { host, url: res.url, status: res.status });
+    throw new RegistryError('protocol', `service discovery for ${host} failed: ${shownUrl(res.url)} is not a JSON object`, { host, url: shownUrl(res.url), status: res.status });
   }
   return { host, discoveryUrl, finalUrl: res.url, services: serviceUrls(doc as Record<string, unknown>, res.url) };
 }
@@ -90,6 +91,8 @@ export interface DiscoveryOptions {
   failureTtlMs?: number;
   /** Services configured for a (normalised) host, which then is never asked over the network. */
   forced?: (host: string) => Omit<DiscoveryResult, 'cached'> | undefined;
+  /** The cache key of a (normalised) host's answer (default: the host). */
+  cacheKey?: (host: string) => string;
 }
 
 /** Cached, single-flight discovery per normalised host. */
@@ -109,7 +112,7 @@ export class Discovery {
     }
     const forced = this.opts.forced?.(host);
     if (forced) return { ...forced, cached: false };
-    const { value, cached } = await this.cache.get(host, () => fetchDiscovery(this.http, host));
+    const { value, cached } = await this.cache.get(this.opts.cacheKey?.(host) ?? host, () => fetchDiscovery(this.http, host));
     return { ...value, cached };
   }
 
@@ -118,7 +121,7 @@ export class Discovery {
     const d = await this.discover(host);
     const url = d.services[id];
     if (!url) {
-      throw new RegistryError('no-services', `${d.host} does not offer a ${what} (no "${id}" in ${d.finalUrl})`, { host: d.host, url: d.finalUrl });
+      throw new RegistryError('no-services', `${d.host} does not offer a ${what} (no "${id}" in ${shownUrl(d.finalUrl)})`, { host: d.host, url: shownUrl(d.finalUrl) });
     }
     return url;
   }

@@ -1,38 +1,18 @@
-// Provider package hashes exactly as OpenTofu computes them (internal/getproviders/hash.go):
+// Provider package hashes exactly as OpenTofu computes them (hash-core.ts has the algorithms and
+// why they are what they are). Large files are hashed on worker threads (hash-pool.ts) so that the
+// mirror's downloads, TLS and disk writes keep the main thread; small ones, and everything when no
+// worker can start, are hashed in this thread. Same results either way.
 //
-//   zh:  lowercase hex sha256 of the .zip file itself (PackageHashLegacyZipSHA).
-//   h1:  Go's golang.org/x/mod/sumdb/dirhash Hash1 as applied by dirhash.HashZip to the archive
-//        (PackageHashV1 on a PackageLocalArchive): sort the entry names (byte order, as Go's
-//        sort.Strings), one line per entry `hex(sha256(content)) + "  " + name + "\n"`, then
-//        "h1:" + base64(sha256(all lines)).
-//
-// Directory entries. dirhash.HashZip lists EVERY entry of the zip's central directory, so a
-// directory entry such as "docs/" becomes a line with the sha256 of empty content
-// (e3b0c442…b855). OpenTofu's unpacked-directory path (dirhash.HashDir) only walks regular
-// files, so the same package unpacked hashes WITHOUT those lines. We follow HashZip — that is what
-// `tofu providers mirror` writes for an archive and what `tofu init` checks an archive against —
-// and `hashDirectoryEntries` in the tests pins this choice. Entry names are the raw bytes from
-// the central directory (no CP437/UTF-8 re-decoding, no Info-ZIP unicode-path extra field),
-// like Go's archive/zip. Duplicate names: Go keeps one map entry per name (the last one), so
-// every occurrence hashes the content of the last entry with that name; we do the same.
-//
-// Streaming: the zip is read through yauzl with lazy entries and each entry is piped through a
-// sha256; nothing is held in memory but the list of entry names. While downloading, zh: and the
-// size come from the bytes as they are written (see download.ts); h1: needs the central
-// directory at the end of the file, so it is a second pass over the file on disk (page cache).
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+// TOFU_REGISTRY_HASH_WORKERS=N caps the workers (0: none); configureHashing() does the same in code.
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Writable } from 'node:stream';
-import * as yauzl from 'yauzl';
+import { HashPool, HashPoolOptions, HashPoolStats, HashPoolUnavailable, HashTask } from './hash-pool';
+import { h1OfZipHere, hash1, hashPackageHere, MAX_UNCOMPRESSED_BYTES, sha256FileHere, unpackedZipLines } from './hash-core';
+
+export { MAX_UNCOMPRESSED_BYTES } from './hash-core';
 
 /** `h1:` of a package without any entries (sha256 of the empty string, base64). */
 export const EMPTY_H1 = 'h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
-
-/** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
-export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
 
 export interface PackageHashes {
   h1: string;
@@ -41,14 +21,48 @@ export interface PackageHashes {
   size: number;
 }
 
+export interface HashingOptions extends HashPoolOptions {
+  /** Files smaller than this are hashed in this thread (a message round trip costs more). Default 1 MiB. */
+  minWorkerBytes?: number;
+}
+
+let settings: HashingOptions = {};
+let pool: HashPool | undefined;
+
+function envWorkers(): number | undefined {
+  const v = process.env.TOFU_REGISTRY_HASH_WORKERS;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+/** Changes how hashing runs (worker count, worker file, size threshold); stops the current workers. */
+export async function configureHashing(options: HashingOptions): Promise<void> {
+  settings = { ...options };
+  const old = pool;
+  pool = undefined;
+  await old?.close();
+}
+
+/** Workers started and tasks they answered (for tests and the benchmark). */
+export function hashingStats(): HashPoolStats {
+  return pool?.stats() ?? { workers: 0, completed: 0, unavailable: false };
+}
+
+/** Runs `task` on a worker when the file is large enough and workers are available, else here. */
+async function offThread<T>(task: HashTask, here: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const size = await stat(task.path).then((s) => s.size, () => -1);
+  if (size < (settings.minWorkerBytes ?? 1 << 20)) return here();
+  pool ??= new HashPool({ size: settings.size ?? envWorkers(), workerFile: settings.workerFile });
+  try {
+    return await pool.run<T>(task, signal);
+  } catch (err) {
+    if (err instanceof HashPoolUnavailable) return here();
+    throw err;
+  }
+}
+
 /** sha256 (hex) and size of a file, streamed. */
-export async function sha256File(path: string, signal?: AbortSignal): Promise<{ sha256: string; size: number }> {
-  const h = createHash('sha256');
-  let size = 0;
-  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), new Writable({
-    write(chunk: Buffer, _enc, cb) { h.update(chunk); size += chunk.length; cb(); },
-  }), { signal });
-  return { sha256: h.digest('hex'), size };
+export function sha256File(path: string, signal?: AbortSignal): Promise<{ sha256: string; size: number }> {
+  return offThread({ op: 'sha256', path }, () => sha256FileHere(path, signal), signal);
 }
 
 /** `zh:` of an archive file. */
@@ -62,70 +76,13 @@ export function zhFromSha256(hex: string): string {
 }
 
 /** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
-export async function h1OfZip(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
-  try {
-    const entries: yauzl.Entry[] = [];
-    let declared = 0;
-    for await (const entry of zip.eachEntry()) {
-      signal?.throwIfAborted();
-      // yauzl holds every entry to its declared size (validateEntrySizes), so this bounds the
-      // work of hashing a hostile archive (a "zip bomb" from an unverified source).
-      declared += entry.uncompressedSize;
-      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
-      // Keep a private copy of the raw name: Go's file.Name is the raw bytes.
-      (entry as { fileNameRaw: Buffer }).fileNameRaw = Buffer.from(entry.fileNameRaw);
-      entries.push(entry);
-    }
-    // dirhash.HashZip: names in central-directory order, then map name -> last entry with that name.
-    const byName = new Map<string, yauzl.Entry>();
-    for (const e of entries) byName.set(e.fileNameRaw.toString('latin1'), e);
-    const names = entries.map((e) => e.fileNameRaw).sort(Buffer.compare);
-    const outer = createHash('sha256');
-    const contentHashes = new Map<yauzl.Entry, string>();
-    for (const name of names) {
-      if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
-      const entry = byName.get(name.toString('latin1'))!;
-      let hex = contentHashes.get(entry);
-      if (hex === undefined) {
-        hex = await hashEntry(zip, entry, signal);
-        contentHashes.set(entry, hex);
-      }
-      outer.update(hex + '  ');
-      outer.update(name);
-      outer.update('\n');
-    }
-    return 'h1:' + outer.digest('base64');
-  } finally {
-    zip.close();
-  }
-}
-
-async function hashEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, signal?: AbortSignal): Promise<string> {
-  if (entry.isEncrypted()) throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} is encrypted`);
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-    throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} uses unsupported compression method ${entry.compressionMethod}`);
-  }
-  const h = createHash('sha256');
-  const stream = await zip.openReadStreamPromise(entry);
-  await pipeline(stream, new Writable({ write(chunk: Buffer, _e, cb) { h.update(chunk); cb(); } }), { signal });
-  return h.digest('hex');
+export function h1OfZip(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
+  return offThread({ op: 'h1', path, maxUncompressedBytes }, () => h1OfZipHere(path, signal, maxUncompressedBytes), signal);
 }
 
 /** Both hashes of an archive on disk: zh: (whole file) and h1: (entries). */
-export async function hashPackage(path: string, signal?: AbortSignal): Promise<PackageHashes> {
-  const [{ sha256, size }, h1] = await Promise.all([sha256File(path, signal), h1OfZip(path, signal)]);
-  return { h1, zh: 'zh:' + sha256, size };
-}
-
-/** The hash schemes we can check; others (future schemes) are ignored, like OpenTofu does. */
-export function isSupportedHash(h: string): boolean {
-  return /^h1:[A-Za-z0-9+/]{43}=$/.test(h) || /^zh:[0-9a-f]{64}$/.test(h);
-}
-
-/** True when `actual` satisfies at least one supported hash in `allowed` (PackageMatchesAnyHash). */
-export function matchesAnyHash(actual: { h1: string; zh: string }, allowed: readonly string[]): boolean {
-  return allowed.some((h) => h === actual.h1 || h === actual.zh);
+export function hashPackage(path: string, signal?: AbortSignal): Promise<PackageHashes> {
+  return offThread({ op: 'package', path }, () => hashPackageHere(path, signal), signal);
 }
 
 /**
@@ -137,35 +94,8 @@ export function matchesAnyHash(actual: { h1: string; zh: string }, allowed: read
  * as `zipH1` when it is already known, so an ordinary package is hashed once.
  */
 export async function h1OfUnpackedZip(path: string, signal?: AbortSignal, zipH1?: string, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<string> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
-  try {
-    const files = new Map<string, yauzl.Entry>(); // unpacked name (latin1 = raw bytes) → last entry written there
-    let plain = true;
-    let declared = 0;
-    for await (const entry of zip.eachEntry()) {
-      signal?.throwIfAborted();
-      declared += entry.uncompressedSize;
-      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
-      const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
-      const name = unpackedName(raw);
-      if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
-      if (name === '' || raw.endsWith('/')) { plain = false; continue; } // a directory: created, never hashed
-      if (name !== raw || files.has(name)) plain = false;
-      files.set(name, entry);
-    }
-    if (plain) return zipH1 ?? await h1OfZip(path, signal, maxUncompressedBytes);
-    const lines: Array<{ name: Buffer; hex: string }> = [];
-    for (const [name, entry] of files) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
-    return hash1(lines, path);
-  } finally {
-    zip.close();
-  }
-}
-
-/** Where go-getter writes a zip entry, relative to the package directory; undefined for "..". */
-function unpackedName(raw: string): string | undefined {
-  const parts = raw.split('/').filter((p) => p !== '' && p !== '.');
-  return parts.includes('..') ? undefined : parts.join('/');
+  const lines = await unpackedZipLines(path, signal, maxUncompressedBytes);
+  return lines === 'plain' ? zipH1 ?? h1OfZip(path, signal, maxUncompressedBytes) : hash1(lines, path);
 }
 
 /**
@@ -186,14 +116,12 @@ export async function h1OfDirectory(dir: string, signal?: AbortSignal): Promise<
   return hash1(lines, dir);
 }
 
-/** dirhash.Hash1 over (name, sha256 hex) pairs: sorted by name bytes, "hex  name\n" each. */
-function hash1(lines: Array<{ name: Buffer; hex: string }>, where: string): string {
-  const outer = createHash('sha256');
-  for (const { name, hex } of lines.sort((a, b) => Buffer.compare(a.name, b.name))) {
-    if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${where})`);
-    outer.update(`${hex}  `);
-    outer.update(name);
-    outer.update('\n');
-  }
-  return 'h1:' + outer.digest('base64');
+/** The hash schemes we can check; others (future schemes) are ignored, like OpenTofu does. */
+export function isSupportedHash(h: string): boolean {
+  return /^h1:[A-Za-z0-9+/]{43}=$/.test(h) || /^zh:[0-9a-f]{64}$/.test(h);
+}
+
+/** True when `actual` satisfies at least one supported hash in `allowed` (PackageMatchesAnyHash). */
+export function matchesAnyHash(actual: { h1: string; zh: string }, allowed: readonly string[]): boolean {
+  return allowed.some((h) => h === actual.h1 || h === actual.zh);
 }

@@ -161,25 +161,33 @@ export class RegistrySource implements ArchiveSource {
         throw new MirrorStepError('shasum', `archive ${shownUrl(meta.downloadUrl)} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
       }
     }
-    let docs: { doc: Buffer; sig: Buffer };
+    // h1: (a worker thread inflates every entry) runs while SHA256SUMS and its signature are checked.
+    const h1Pending = h1OfZip(file, ctx.signal);
+    h1Pending.catch(() => undefined);
     try {
-      docs = await documents;
+      let docs: { doc: Buffer; sig: Buffer };
+      try {
+        docs = await documents;
+      } catch (err) {
+        throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
+      }
+      const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
+      if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
+      const sums = await this.signedSums(meta, ctx.signal);
+      if (meta.packages) {
+        const contradiction = checkPackages(sums.document, { filename: meta.filename, os: meta.os, arch: meta.arch, packages: meta.packages });
+        if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(meta.shasumsUrl)})`);
+      }
+      if (pkg && size !== pkg.size) {
+        throw new MirrorStepError('size', `archive ${shownUrl(meta.downloadUrl)} is ${size} bytes, but the registry's "packages" says ${pkg.size}`);
+      }
     } catch (err) {
-      throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
-    }
-    const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
-    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
-    const sums = await this.signedSums(meta, ctx.signal);
-    if (meta.packages) {
-      const contradiction = checkPackages(sums.document, { filename: meta.filename, os: meta.os, arch: meta.arch, packages: meta.packages });
-      if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(meta.shasumsUrl)})`);
-    }
-    if (pkg && size !== pkg.size) {
-      throw new MirrorStepError('size', `archive ${shownUrl(meta.downloadUrl)} is ${size} bytes, but the registry's "packages" says ${pkg.size}`);
+      await h1Pending.catch(() => undefined); // it reads the file, which the caller removes next
+      throw err;
     }
     let h1: string;
     try {
-      h1 = await h1OfZip(file, ctx.signal);
+      h1 = await h1Pending;
     } catch (err) {
       throw new MirrorStepError('archive', `archive ${shownUrl(meta.downloadUrl)} is not a readable zip: ${errorText(err)}`);
     }
@@ -231,7 +239,7 @@ export class MirrorSource implements ArchiveSource {
   private readonly versionDocs = new Map<string, Promise<Record<string, MirrorArchive>>>();
 
   constructor(private readonly client: NetworkMirrorClient, private readonly http: RegistryLike['http']) {
-    this.label = `network mirror ${client.baseUrl}`;
+    this.label = `network mirror ${shownUrl(client.baseUrl)}`;
   }
 
   listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {

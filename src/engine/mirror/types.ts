@@ -2,6 +2,7 @@
 // mirrored/upToDate/failed arrays as its public JSON contract (field names must not change).
 
 import type { ProviderAddress } from '../addresses';
+import { redactUrls } from '../net/http-errors';
 export type { ProviderAddress };
 
 /** Which step of fetching/verifying an archive failed; part of the JSON contract. */
@@ -46,7 +47,7 @@ export const STEP_LABEL: Record<MirrorStep, string> = {
  * left out when there is no provider, e.g. an unreadable configuration file).
  */
 export function mirrorFailure(provider: string, version: string, platform: string, step: MirrorStep, detail: string): MirrorFailure {
-  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${detail}` };
+  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${redactUrls(detail)}` };
 }
 
 /** The part of a failure message after `PROVIDER VERSION PLATFORM: ` (for tables that show those in columns). */

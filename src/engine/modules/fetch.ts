@@ -55,10 +55,9 @@ export function engineCaCertificates(engine: { options?: { env?: NodeJS.ProcessE
   return extraCaCertificates(engine.options?.env ?? process.env, engine.options?.caFiles ?? []);
 }
 
-/** A module location as it may appear in messages: user information in the URL replaced by "***". */
+/** A module location as it may appear in messages (shownUrl: forced getters, user information, secret parameters). */
 export function shownLocation(location: string): string {
-  const m = /^([a-z][a-z0-9]*::)(.*)$/is.exec(location);
-  return m ? m[1] + shownUrl(m[2]) : shownUrl(location);
+  return shownUrl(location);
 }
 
 /** A relative path inside an archive or a `//subdir`: no absolute paths, drive letters or `..`. */

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { shownUrl } from '../net/http-errors';
+import { redactUrls, shownUrl } from '../net/http-errors';
 import { FS_CONCURRENCY, mapLimit, walkTree } from '../fstree';
 import { ModuleFetchError } from './fetch-error';
 
@@ -183,11 +183,11 @@ export async function treeSize(dir: string, maxBytes: number, maxEntries: number
   return { bytes, entries };
 }
 
-/** git's stderr without the URL's user information (git may echo the URL as given). */
+/** git's stderr without the URL's secrets (git may echo the URL as given, or decoded). */
 function redact(text: string, shown: string, args: string[]): string {
   const url = args[args.indexOf('--') + 1];
-  if (!url || args.indexOf('--') < 0) return text;
-  let out = text.split(url).join(shown);
+  if (!url || args.indexOf('--') < 0) return redactUrls(text);
+  let out = redactUrls(text.split(url).join(shown));
   try {
     const u = new URL(url);
     for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');

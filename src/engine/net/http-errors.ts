@@ -6,20 +6,64 @@ export function hostOf(url: string): string {
   try { return new URL(url).host; } catch { return shownUrl(url); }
 }
 
+// Query (and fragment) parameters whose values work as credentials: pre-signed archive URLs (S3's
+// X-Amz-Signature / X-Amz-Credential / X-Amz-Security-Token, GCS's X-Goog-Signature, Azure's sig),
+// ?token= / ?access_token= / ?private_token=, go-getter's ?sshkey= (a private key), passwords, API
+// keys. Matched on the decoded name, generously: hiding a harmless value costs nothing.
+const SECRET_PARAM = /token|sig|secret|passw|pwd|credential|auth|key|session|code|^x-amz-|^x-goog-/i;
+
+function decodeName(name: string): string {
+  try { return decodeURIComponent(name.replace(/\+/g, ' ')); } catch { return name; }
+}
+
+/** `a=1&token=s` → `a=1&token=***` (names and layout kept as written). */
+function redactParams(params: string): string {
+  return params.split(/([&;])/).map((p) => {
+    const eq = p.indexOf('=');
+    return eq > 0 && SECRET_PARAM.test(decodeName(p.slice(0, eq))) ? `${p.slice(0, eq)}=***` : p;
+  }).join('');
+}
+
 /**
- * A URL as it may appear in messages, logs and error objects: user information (a location like
- * https://user:secret@host/x.zip) is replaced by "***". Requests never send it either.
+ * A URL or go-getter location as it may appear in messages, logs and error objects: user
+ * information (`https://user:secret@host/x.zip`, `git::https://TOKEN@github.com/…`) becomes "***"
+ * (a bare `git@` ssh user is kept: it is the protocol's fixed user name, not a secret), and the
+ * values of secret-looking query and fragment parameters become "***". Everything else is kept as
+ * written. Requests never send user information either.
  */
 export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.username && !u.password) return url;
-    u.username = '***';
-    u.password = '';
-    return u.href;
-  } catch {
-    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@');
-  }
+  const forced = /^[A-Za-z0-9]+::/.exec(url)?.[0] ?? '';
+  let rest = url.slice(forced.length).replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i,
+    (whole, scheme: string, info: string) => (info === 'git' ? whole : `${scheme}***@`));
+  const hash = rest.indexOf('#');
+  let fragment = '';
+  if (hash >= 0) { fragment = '#' + redactParams(rest.slice(hash + 1)); rest = rest.slice(0, hash); }
+  const q = rest.indexOf('?');
+  if (q >= 0) rest = rest.slice(0, q + 1) + redactParams(rest.slice(q + 1));
+  return forced + rest + fragment;
+}
+
+// A URL in running text (any scheme, optionally behind a go-getter forced getter such as git::),
+// up to whitespace, a quote or a closing bracket.
+const URL_IN_TEXT = /\b(?:[A-Za-z0-9]+::)?[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`)\]]+/gi;
+// A secret parameter anywhere else (scp-like `git@host:repo?sshkey=…`, a URL cut short).
+const PARAM_IN_TEXT = /([?&;#])([^\s=&;#?"'<>]+)=([^\s&;#"'<>)\]]*)/g;
+
+/**
+ * Every URL and secret-looking parameter in a message, redacted with shownUrl: for text that did
+ * not come from us (git's stderr, a helper's message) and as the last step before anything reaches
+ * a log, the CLI's output or an error.
+ */
+export function redactUrls(message: string): string {
+  const urls = message.replace(URL_IN_TEXT, (match) => {
+    const raw = match.replace(/[.,;:!?]+$/, ''); // sentence punctuation after a URL is not part of it
+    return shownUrl(raw) + match.slice(raw.length);
+  });
+  return urls.replace(PARAM_IN_TEXT, (whole, sep: string, name: string, value: string) => {
+    if (!SECRET_PARAM.test(decodeName(name))) return whole;
+    const punctuation = /[.,;:!?]*$/.exec(value)![0];
+    return `${sep}${name}=***${punctuation}`;
+  });
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -36,16 +80,18 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 /** An unexpected HTTP status as a RegistryError (404 → 'not-found': callers reword it). */
-export function statusError(status: number, rawUrl: string, headers: Record<string, string>): RegistryError {
+export function statusError(status: number, rawUrl: string, headers: Record<string, string>, sentAuth = false): RegistryError {
   const url = shownUrl(rawUrl);
   const host = hostOf(url);
   const init = { host, url, status };
   const label = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
   switch (status) {
     case 401:
+      if (sentAuth) return new RegistryError('unauthorized', `${host} rejected the token sent for ${url} (401 Unauthorized)`, init);
       return new RegistryError('unauthorized', `${host} requires authentication (401 Unauthorized) for ${url}; set a token with ${host.includes(':') ? '' : `TF_TOKEN_${tokenEnvName(host)} or `}a credentials "${host}" block in your CLI configuration`, init);
     case 403:
-      return new RegistryError('forbidden', `${host} refused access (403 Forbidden) to ${url}; the token for ${host} is missing or lacks permission`, init);
+      return new RegistryError('forbidden', sentAuth ? `${host} refused access (403 Forbidden) to ${url}; the token sent lacks permission`
+        : `${host} refused access (403 Forbidden) to ${url}; no token was sent, and ${host} may require one`, init);
     case 404:
       return new RegistryError('not-found', `${host} answered 404 Not Found for ${url}`, init);
     case 429: {

@@ -25,10 +25,10 @@ export interface HttpClientOptions {
   maxAttempts?: number;
   /** Longest Retry-After honoured, ms (longer → fail at once). */
   maxRetryDelayMs?: number;
-  /** Token for a normalised host ("host[:port]"), or undefined. */
-  credentials?: (url: URL) => string | undefined;
-  /** Appended to 401/403 messages of authenticated requests (e.g. "credentials_helper … not supported"). */
-  authHint?: (host: string) => string | undefined;
+  /** Token for the URL's host ("host[:port]"), or undefined (may run a credentials helper). */
+  credentials?: (url: URL) => string | undefined | Promise<string | undefined>;
+  /** Appended to 401/403 messages of authenticated requests: where the token sent came from, or why none was. */
+  authHint?: (host: string, sent: boolean) => string | undefined;
   log?: (entry: { level: 'debug' | 'info' | 'warn' | 'error'; message: string }) => void;
   networkAllowed?: () => boolean;
 }
@@ -91,12 +91,12 @@ export class HttpClient {
       // one deadline per attempt covers connect, headers and the whole body
       const deadline = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-      const { res, finalUrl } = await this.send(url, options, signal, timeoutMs);
+      const { res, finalUrl, sentAuth } = await this.send(url, options, signal, timeoutMs);
       try {
         if (res.statusCode < 200 || res.statusCode > 299) {
           await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-          const err = statusError(res.statusCode, finalUrl, flatten(res.headers));
-          const hint = options.auth && (err.code === 'unauthorized' || err.code === 'forbidden') ? this.opts.authHint?.(new URL(finalUrl).host) : undefined;
+          const err = statusError(res.statusCode, finalUrl, flatten(res.headers), sentAuth);
+          const hint = options.auth && (err.code === 'unauthorized' || err.code === 'forbidden') ? this.opts.authHint?.(new URL(finalUrl).host, sentAuth) : undefined;
           if (hint) err.message += ` (${hint})`;
           throw err;
         }
@@ -163,7 +163,7 @@ export class HttpClient {
 
   /** One logical request: follows redirects (bounded), re-deciding credentials per hop. */
   private async send(url: string, options: RequestOptions, signal: AbortSignal | undefined, timeoutMs: number):
-    Promise<{ res: Dispatcher.ResponseData; finalUrl: string }> {
+    Promise<{ res: Dispatcher.ResponseData; finalUrl: string; sentAuth: boolean }> {
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) {
       throw new RegistryError('network-disabled', `network access is disabled (untrusted workspace); not requesting ${shownUrl(url)}`, { host: safeHost(url), url: shownUrl(url) });
     }
@@ -184,7 +184,7 @@ export class HttpClient {
       const headers: Headers = { 'user-agent': this.userAgent, accept: options.accept ?? '*/*' };
       // Credentials only to the host (incl. port) the request started at.
       if (options.auth && current.host === origin && current.protocol === 'https:') {
-        const token = this.opts.credentials?.(current);
+        const token = await this.opts.credentials?.(current);
         if (token) headers.authorization = `Bearer ${token}`;
       }
       seen.add(current.href);
@@ -199,7 +199,7 @@ export class HttpClient {
         throw translateError(err, current.href, timeoutMs);
       }
       this.log('debug', `GET ${shown} → ${res.statusCode} (${Date.now() - started} ms)${headers.authorization ? ' [with credentials]' : ''}`);
-      if (![301, 302, 303, 307, 308].includes(res.statusCode)) return { res, finalUrl: current.href };
+      if (![301, 302, 303, 307, 308].includes(res.statusCode)) return { res, finalUrl: current.href, sentAuth: !!headers.authorization };
       const location = res.headers.location;
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       if (typeof location !== 'string' || !location) {

@@ -19,6 +19,7 @@ import { RegistryError } from '../net/errors';
 import { parseVersion, ParsedVersion, sortNewestFirst } from '../versions/version';
 import { MirrorHttp, NetworkMirrorClient } from './network-mirror';
 import type { ProviderVersion, ProviderVersionList } from './providers';
+import { shownUrl } from '../net/http-errors';
 
 /** Which installation method answered (ProviderVersionList.sources). */
 export interface VersionSource {
@@ -28,7 +29,7 @@ export interface VersionSource {
 }
 
 export function describeSource(s: VersionSource): string {
-  if (s.method === 'network_mirror') return `network mirror ${s.location}`;
+  if (s.method === 'network_mirror') return `network mirror ${shownUrl(s.location)}`;
   if (s.method === 'filesystem_mirror') return `filesystem mirror ${s.location}`;
   return `origin registry ${s.location}`;
 }

@@ -2,6 +2,7 @@
 import { ModuleAddress, parseModuleSource } from '../addresses/module-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, JsonResponse, MiB, parseJsonBody } from '../net/http';
+import { shownUrl } from '../net/http-errors';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 
 export interface VersionList {
@@ -49,7 +50,7 @@ export async function fetchModuleVersions(http: HttpClient, base: string, a: Mod
   const url = new URL(`${modulePath(a)}/versions`, base).href;
   const res = await rewordNotFound(getRegistryJson(http, url),
     `module ${a.address} not found on ${a.host}`, a.host, url);
-  const invalid = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid response for module ${a.address}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
+  const invalid = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid response for module ${a.address}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
   const modules = (res.json as { modules?: unknown })?.modules;
   if (!Array.isArray(modules) || modules.length < 1) throw invalid('no "modules" list');
   const list = (modules[0] as { versions?: unknown })?.versions;
@@ -97,7 +98,7 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   const url = new URL(`${modulePath(a)}/${enc(canonical.version)}/download`, base).href;
   const res = await rewordNotFound(http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json' }),
     `version ${canonical.version} of module ${a.address} not found on ${a.host}`, a.host, url);
-  const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical.version}: ${why} (${res.url})`, { host: a.host, url: res.url, status: res.status });
+  const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical.version}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
   let location: string | undefined;
   const text = res.body.toString('utf8').trim();
   if (text !== '') {

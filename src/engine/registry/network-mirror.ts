@@ -10,6 +10,7 @@ import { hostnameToASCII } from '../addresses';
 import { RegistryError } from '../net/errors';
 import { downloadToFile } from '../mirror/download';
 import { h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes } from '../mirror/hash';
+import { shownUrl } from '../net/http-errors';
 
 export interface MirrorHttp {
   getJson(url: string, opts?: { maxBytes?: number; timeoutMs?: number; auth?: boolean; signal?: AbortSignal }):
@@ -40,10 +41,10 @@ export class NetworkMirrorClient {
     try {
       u = new URL(baseUrl);
     } catch {
-      throw new RegistryError('invalid-address', `invalid network mirror URL ${JSON.stringify(baseUrl)}`);
+      throw new RegistryError('invalid-address', `invalid network mirror URL ${JSON.stringify(shownUrl(baseUrl))}`);
     }
-    if (u.protocol !== 'https:') throw new RegistryError('invalid-address', `network mirror URL must use https: ${baseUrl}`, { url: baseUrl });
-    if (u.search || u.hash) throw new RegistryError('invalid-address', `network mirror URL must not have a query or fragment: ${baseUrl}`, { url: baseUrl });
+    if (u.protocol !== 'https:') throw new RegistryError('invalid-address', `network mirror URL must use https: ${shownUrl(baseUrl)}`, { url: shownUrl(baseUrl) });
+    if (u.search || u.hash) throw new RegistryError('invalid-address', `network mirror URL must not have a query or fragment: ${shownUrl(baseUrl)}`, { url: shownUrl(baseUrl) });
     if (!u.pathname.endsWith('/')) u.pathname += '/';
     this.baseUrl = u.href;
   }
@@ -60,7 +61,7 @@ export class NetworkMirrorClient {
     const res = await this.get(url, p, signal);
     const versions = (res.json as { versions?: unknown })?.versions;
     if (!versions || typeof versions !== 'object' || Array.isArray(versions)) {
-      throw new RegistryError('protocol', `invalid mirror index from ${res.url}: "versions" must be an object`, { url: res.url, host: new URL(res.url).host });
+      throw new RegistryError('protocol', `invalid mirror index from ${shownUrl(res.url)}: "versions" must be an object`, { url: shownUrl(res.url), host: new URL(res.url).host });
     }
     return Object.keys(versions);
   }
@@ -71,13 +72,13 @@ export class NetworkMirrorClient {
     const res = await this.get(url, p, signal);
     const archives = (res.json as { archives?: unknown })?.archives;
     if (!archives || typeof archives !== 'object' || Array.isArray(archives)) {
-      throw new RegistryError('protocol', `invalid mirror version document from ${res.url}: "archives" must be an object`, { url: res.url, host: new URL(res.url).host });
+      throw new RegistryError('protocol', `invalid mirror version document from ${shownUrl(res.url)}: "archives" must be an object`, { url: shownUrl(res.url), host: new URL(res.url).host });
     }
     const out: Record<string, MirrorArchive> = {};
     for (const [platform, raw] of Object.entries(archives as Record<string, unknown>)) {
       const a = raw as { url?: unknown; hashes?: unknown };
       if (!a || typeof a.url !== 'string') {
-        throw new RegistryError('protocol', `invalid mirror version document from ${res.url}: archive ${platform} has no "url"`, { url: res.url });
+        throw new RegistryError('protocol', `invalid mirror version document from ${shownUrl(res.url)}: archive ${platform} has no "url"`, { url: shownUrl(res.url) });
       }
       const hashes = Array.isArray(a.hashes) ? a.hashes.filter((h): h is string => typeof h === 'string') : [];
       out[platform] = { url: new URL(a.url, res.url).href, rawUrl: a.url, hashes };
@@ -106,11 +107,11 @@ export class NetworkMirrorClient {
     if (supported.length && !matchesAnyHash(hashes, supported)) {
       await rm(dest, { force: true });
       throw new RegistryError('protocol',
-        `archive ${archive.url} does not match any of the mirror's hashes (${supported.join(', ')}); got ${h1 || '(not a readable zip)'} ${zh}`, { url: archive.url });
+        `archive ${shownUrl(archive.url)} does not match any of the mirror's hashes (${supported.join(', ')}); got ${h1 || '(not a readable zip)'} ${zh}`, { url: shownUrl(archive.url) });
     }
     if (unreadable) {
       await rm(dest, { force: true });
-      throw new RegistryError('protocol', `archive ${archive.url} is not a readable zip: ${unreadable}`, { url: archive.url });
+      throw new RegistryError('protocol', `archive ${shownUrl(archive.url)} is not a readable zip: ${unreadable}`, { url: shownUrl(archive.url) });
     }
     return { ...hashes, verified: supported.length > 0 };
   }
@@ -120,7 +121,7 @@ export class NetworkMirrorClient {
       return await this.http.getJson(url, { maxBytes: 4 * 1024 * 1024, auth: true, signal, timeoutMs: this.opts.timeoutMs });
     } catch (err) {
       if (err instanceof RegistryError && err.status === 404) {
-        throw new RegistryError('not-found', `the network mirror ${this.baseUrl} has no provider ${p.host}/${p.namespace}/${p.type} (404 from ${url})`, { url, status: 404, host: new URL(url).host, cause: err });
+        throw new RegistryError('not-found', `the network mirror ${shownUrl(this.baseUrl)} has no provider ${p.host}/${p.namespace}/${p.type} (404 from ${shownUrl(url)})`, { url: shownUrl(url), status: 404, host: new URL(url).host, cause: err });
       }
       throw err;
     }

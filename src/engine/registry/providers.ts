@@ -5,6 +5,7 @@ import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
 import { isSupportedHash } from '../mirror/hash';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
+import { shownUrl } from '../net/http-errors';
 
 export interface ProviderVersion {
   version: string;
@@ -72,7 +73,7 @@ export async function fetchProviderVersions(http: HttpClient, base: string, p: P
     `provider ${p.address} not found on ${p.host}`, p.host, url);
   const list = (res.json as { versions?: unknown })?.versions;
   if (!Array.isArray(list)) {
-    throw new RegistryError('protocol', `the registry at ${p.host} returned an invalid response for provider ${p.address}: no "versions" list (${res.url})`, { host: p.host, url: res.url, status: res.status });
+    throw new RegistryError('protocol', `the registry at ${p.host} returned an invalid response for provider ${p.address}: no "versions" list (${shownUrl(res.url)})`, { host: p.host, url: shownUrl(res.url), status: res.status });
   }
   const byParsed = new Map<ParsedVersion, ProviderVersion>();
   const invalid: string[] = [];
@@ -98,7 +99,7 @@ export async function fetchProviderPackage(http: HttpClient, base: string, p: Pr
   const url = apiUrl(base, p.namespace, p.type, version, 'download', os, arch);
   const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true }),
     `provider ${p.address} ${version} is not available for ${os}_${arch} on ${p.host}`, p.host, url);
-  const fail = (why: string) => new RegistryError('protocol', `the registry at ${p.host} returned invalid package metadata for ${p.address} ${version} ${os}_${arch}: ${why} (${res.url})`, { host: p.host, url: res.url, status: res.status });
+  const fail = (why: string) => new RegistryError('protocol', `the registry at ${p.host} returned invalid package metadata for ${p.address} ${version} ${os}_${arch}: ${why} (${shownUrl(res.url)})`, { host: p.host, url: shownUrl(res.url), status: res.status });
   const doc = res.json as Record<string, unknown>;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw fail('not a JSON object');
   const str = (k: string): string => {

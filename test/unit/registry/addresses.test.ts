@@ -50,7 +50,8 @@ test('module sources: local and non-registry sources are recognised and named', 
     ['gcs::https://www.googleapis.com/storage/v1/modules/foomodule.zip', 'gcs'],
     ['www.googleapis.com/storage/v1/modules/foomodule.zip', 'gcs'],
     ['oci://registry.example.com/modules/vpc', 'oci'],
-    ['oci::registry.example.com/modules/vpc', 'oci'],
+    ['oci::oci://registry.example.com/modules/vpc', 'oci'],
+    ['oci::registry.example.com/modules/vpc', 'unknown'], // no detector knows the rest: tofu init refuses it
     ['hashicorp/consul/aws?ref=v1', 'unknown'], // a query string is never a registry address
     ['hashicorp/consul', 'unknown'],
     ['localhost/acme/net/aws', 'unknown'], // explicit hostname must contain a dot
@@ -77,9 +78,9 @@ test('module sources: local and non-registry sources are recognised and named', 
 
 test('module sources: absolute paths are "file" sources with a cleaned //subdir, never local', () => {
   assert.deepEqual(parseModuleSource('/abs/path/module'),
-    { kind: 'file', source: '/abs/path/module', description: 'absolute path, copied like a remote package by tofu init' });
+    { kind: 'file', source: '/abs/path/module', description: 'absolute path, copied like a remote package by tofu init', package: 'file:///abs/path/module' });
   assert.deepEqual(parseModuleSource('/srv/modules//net/./vpc/'),
-    { kind: 'file', source: '/srv/modules//net/./vpc/', description: 'absolute path, copied like a remote package by tofu init', subdir: 'net/vpc' });
+    { kind: 'file', source: '/srv/modules//net/./vpc/', description: 'absolute path, copied like a remote package by tofu init', package: 'file:///srv/modules', subdir: 'net/vpc' });
   assert.equal((parseModuleSource('/srv/modules//') as { subdir?: string }).subdir, undefined);
   assert.match((parseModuleSource('/srv/modules//../x') as { error?: string }).error ?? '', /leads outside of the module package/);
   assert.equal(parseModuleSource('./abs').kind, 'local');

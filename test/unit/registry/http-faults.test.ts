@@ -32,7 +32,7 @@ const cases: Array<{ fault: Fault; code: string; message: (url: string, host: st
   { fault: 'redirect-loop', code: 'too-many-redirects', message: (u) => `redirect loop at ${u} (starting from ${u})` },
   { fault: 'huge-body', code: 'too-large', message: (u) => `response from ${u} is larger than the 4 MiB limit` },
   { fault: '401', code: 'unauthorized', status: 401, message: (u, h) => `${h} requires authentication (401 Unauthorized) for ${u}; set a token with a credentials "${h}" block in your CLI configuration` },
-  { fault: '403', code: 'forbidden', status: 403, message: (u, h) => `${h} refused access (403 Forbidden) to ${u}; the token for ${h} is missing or lacks permission` },
+  { fault: '403', code: 'forbidden', status: 403, message: (u, h) => `${h} refused access (403 Forbidden) to ${u}; no token was sent, and ${h} may require one` },
   { fault: '404', code: 'not-found', status: 404, message: (u, h) => `module ${h}/${MOD} not found on ${h} (404 Not Found for ${u})` },
   { fault: '429', code: 'rate-limited', status: 429, message: (u, h) => `${h} is rate limiting requests (429 Too Many Requests) for ${u}; retry after 1 s` },
 ];

@@ -42,7 +42,7 @@ before(async () => {
   reg.addFile('/archives/zipped', require('node:fs').readFileSync(zipPath), 'application/octet-stream');
   reg.addModule({
     namespace: 'acme', name: 'zipped', system: 'aws', versions: ['0.1.0'],
-    location: () => ({ kind: 'header', location: '/archives/zipped?archive=zip//pkg' }),
+    location: () => ({ kind: 'header', location: '/archives/zipped//pkg?archive=zip' }),
   });
 });
 
@@ -87,7 +87,7 @@ test('registry module with //subdir in the source', async () => {
   assert.deepEqual(mod.iface.variables.map((v) => [v.name, v.typeText, v.required]), [['inner_only', 'bool', true]]);
 });
 
-test('X-Terraform-Get with ?archive=zip and //subdir: zip archive', async () => {
+test('X-Terraform-Get with //subdir and ?archive=zip (go-getter: the subdir comes before the query): zip archive', async () => {
   const r = resolver(join(work, 'cache3'));
   const text = `module "z" {\n  source = "${reg.host}/acme/zipped/aws"\n}\n`;
   assert.deepEqual(await check(text, r), [

@@ -1,0 +1,153 @@
+// Reads OpenTofu CLI configuration files (internal/command/cliconfig) into plain data, once per
+// file, for every part we use: `credentials` and `credentials_helper` blocks (credentials/), `host`
+// blocks and the `provider_installation` block (settings.ts). HCL native syntax is read with the
+// project's parser (src/engine/config); a file whose first non-blank character is "{" is JSON, as
+// HCL 1 (which OpenTofu uses for this file) decides. Values are taken as HCL 1 takes them: the CLI
+// configuration has no interpolation, so "${…}" in a string is text.
+import { readFileSync } from 'node:fs';
+import type { Body, Expression } from '../config/ast';
+import { parseHcl } from '../config/parser';
+
+export interface CliConfigDocument {
+  hosts: Array<{ host: string; services: Record<string, unknown> }>;
+  /** Each provider_installation block: its methods in order. */
+  installations: Array<Array<{ kind: string; attrs: Record<string, unknown> }>>;
+  /** `credentials "HOST" { token = "…" }`; a block without a string token has `token` undefined. */
+  credentials: Array<{ host: string; token?: string }>;
+  /** `credentials_helper "NAME" { args = […] }`; `args` undefined when it is not a list of strings. */
+  helpers: Array<{ name: string; args?: string[] }>;
+}
+
+/** One file that was read: its path and what it declares. */
+export interface CliConfigFile {
+  file: string;
+  doc: CliConfigDocument;
+}
+
+type Warn = (message: string) => void;
+
+function emptyDocument(): CliConfigDocument {
+  return { hosts: [], installations: [], credentials: [], helpers: [] };
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' };
+
+/** A quoted string's source text with HCL 1's escapes applied (no template evaluation). */
+function unescapeHcl1(raw: string): string {
+  return raw.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ESCAPES[e] ?? e));
+}
+
+/** The text between a quoted string's quotes, as written. */
+function quotedContent(e: Expression & { contentRange?: { start: { offset: number }; end: { offset: number } } }, text: string): string {
+  if (e.contentRange) return text.slice(e.contentRange.start.offset, e.contentRange.end.offset);
+  const raw = text.slice(e.range.start.offset, e.range.end.offset);
+  return raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw.replace(/^"/, '');
+}
+
+/** Literal value of an expression (strings, numbers, bools, null, tuples, objects); undefined otherwise. */
+function literal(e: Expression, text: string): unknown {
+  switch (e.kind) {
+    case 'literal': return e.value;
+    case 'template': return e.heredoc ? undefined : unescapeHcl1(quotedContent(e, text));
+    case 'paren': return literal(e.expr, text);
+    case 'tuple': return e.items.map((x) => literal(x, text));
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const it of e.items) {
+        const k = literal(it.key, text);
+        if (typeof k === 'string') out[k] = literal(it.value, text);
+        else if (it.key.kind === 'variable' && it.keyIsBare) out[it.key.name] = literal(it.value, text);
+      }
+      return out;
+    }
+    default: return undefined;
+  }
+}
+
+/** Attributes of a body as plain values; nested blocks become objects (HCL 1 accepts both forms). */
+function attrs(body: Body, text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const it of body.items) {
+    if (it.kind === 'attribute') out[it.name] = literal(it.expr, text);
+    else if (it.labels.length === 0) out[it.type] = attrs(it.body, text);
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+function stringList(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v as string[] : undefined;
+}
+
+/** The parts we use, from HCL native syntax (other content ignored). */
+export function parseCliConfigHcl(text: string): CliConfigDocument {
+  const out = emptyDocument();
+  for (const it of parseHcl(text).body.items) {
+    if (it.kind !== 'block') continue;
+    const label = it.labels.length === 1 ? it.labels[0].value : undefined;
+    if (it.type === 'host' && label !== undefined) {
+      const services = attrs(it.body, text).services;
+      out.hosts.push({ host: label, services: isObject(services) ? services : {} });
+    } else if (it.type === 'provider_installation' && it.labels.length === 0) {
+      out.installations.push(it.body.items.flatMap((m) => (m.kind === 'block' ? [{ kind: m.type, attrs: attrs(m.body, text) }] : [])));
+    } else if (it.type === 'credentials' && label !== undefined) {
+      const token = attrs(it.body, text).token;
+      out.credentials.push({ host: label, token: typeof token === 'string' ? token : undefined });
+    } else if (it.type === 'credentials_helper' && label !== undefined) {
+      out.helpers.push({ name: label, args: stringList(attrs(it.body, text).args) });
+    }
+  }
+  return out;
+}
+
+/** HCL 1's JSON form: a block may be an object or a list of objects. */
+function each(v: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(v)) return v.filter(isObject);
+  return isObject(v) ? [v] : [];
+}
+
+/** Labelled blocks in JSON: `{"LABEL": {…}}` (or lists of such objects). */
+function labelled(v: unknown): Array<[string, Record<string, unknown>]> {
+  return each(v).flatMap((group) => Object.entries(group).flatMap(([label, body]) => each(body).map((b) => [label, b] as [string, Record<string, unknown>])));
+}
+
+/** The same from the JSON form (`{"credentials": {"example.com": {"token": "…"}}, "host": {…}, …}`). */
+export function parseCliConfigJson(text: string): CliConfigDocument {
+  const out = emptyDocument();
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch { return out; }
+  if (!isObject(doc)) return out;
+  for (const [host, b] of labelled(doc.host)) out.hosts.push({ host, services: isObject(b.services) ? b.services : {} });
+  for (const pi of each(doc.provider_installation)) {
+    out.installations.push(Object.entries(pi).flatMap(([kind, body]) => each(body).map((b) => ({ kind, attrs: b }))));
+  }
+  for (const [host, b] of labelled(doc.credentials)) out.credentials.push({ host, token: typeof b.token === 'string' ? b.token : undefined });
+  for (const [name, b] of labelled(doc.credentials_helper)) out.helpers.push({ name, args: stringList(b.args) });
+  return out;
+}
+
+export function parseCliConfig(text: string): CliConfigDocument {
+  return text.trimStart().startsWith('{') ? parseCliConfigJson(text) : parseCliConfigHcl(text);
+}
+
+/** Reads the given files in order (missing ones skipped, unreadable ones warned about). */
+export function readCliConfigFiles(files: string[], warn: Warn = () => {}): CliConfigFile[] {
+  const out: CliConfigFile[] = [];
+  for (const file of files) {
+    let text: string;
+    try { text = readFileSync(file, 'utf8'); } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warn(`could not read ${file}: ${(err as Error).message}`);
+      continue;
+    }
+    try {
+      out.push({ file, doc: parseCliConfig(text) });
+    } catch (err) {
+      warn(`could not read ${file}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+// Credentials helpers as OpenTofu runs them (internal/plugin/discovery FindPlugins +
+// internal/command/cliconfig/svcauthconfig/helper_program.go): `credentials_helper "NAME"` names
+// the program terraform-credentials-NAME (or …-NAME_vX.Y.Z, the newest version wins; earlier
+// directories win a tie) in the plugin directories; it is run directly (no shell) as
+// `PROGRAM [ARGS...] get HOST` with HOST in ASCII form, and answers `{"token": "…"}` on stdout
+// (`{}`: no credentials for that host). Unlike OpenTofu we bound it: a timeout, capped output, and
+// only the first line of its stderr, cleaned, goes into the error (never into a log).
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { redactUrls } from '../net/http-errors';
+import { compareVersions, parseVersion, ParsedVersion } from '../versions/version';
+
+export const HELPER_TIMEOUT_MS = 10_000;
+const MAX_STDOUT = 64 * 1024;
+
+/**
+ * A helper that gave no answer. `message` says why, with at most the cleaned first line of its
+ * stderr (for the error a user sees); `reason` says why without anything the helper printed (for logs).
+ */
+export class CredentialsHelperError extends Error {
+  constructor(readonly reason: string, said = '') {
+    super(said ? `${reason}: ${said}` : reason);
+  }
+}
+
+/**
+ * The program for `credentials_helper "NAME"`, or undefined: files named terraform-credentials-*
+ * in `dirs` (legacy `…-NAME` is version 0.0.0), the newest version of NAME, the earliest
+ * directory among equal versions.
+ */
+export function findCredentialsHelper(name: string, dirs: string[]): string | undefined {
+  let best: { path: string; version: ParsedVersion } | undefined;
+  const seen = new Set<string>();
+  for (const dir of dirs) {
+    let entries: string[];
+    try { entries = readdirSync(dir); } catch { continue; }
+    for (const entry of entries.sort()) {
+      if (!entry.startsWith('terraform-credentials-')) continue;
+      const path = join(dir, entry);
+      try { if (statSync(path).isDirectory()) continue; } catch { continue; }
+      const base = basename(entry).toLowerCase().slice('terraform-credentials-'.length).replace(/\.exe$/, '');
+      const cut = base.indexOf('_v');
+      const found = cut < 0 ? base : base.slice(0, cut);
+      const versionText = cut < 0 ? '0.0.0' : base.slice(cut + 2).replace(/_x.*$/, '');
+      if (found !== name || seen.has(versionText)) continue;
+      seen.add(versionText);
+      const version = parseVersion(versionText, 'module');
+      if (typeof version === 'string') continue; // OpenTofu would crash on it; we pass it over
+      if (!best || compareVersions(version, best.version) > 0) best = { path, version };
+    }
+  }
+  return best?.path;
+}
+
+/** The first non-empty line of a helper's stderr, without control characters, URLs' secrets, or excess length. */
+export function firstLine(text: string): string {
+  const line = text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/\r?\n/).map((l) => l.trim()).find((l) => l) ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = redactUrls(line.replace(/[\x00-\x1f\x7f]/g, ' '));
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
+
+export interface HelperRunOptions {
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `program [args...] get host` and returns its token (undefined when it has none for the
+ * host). Throws CredentialsHelperError when it cannot be started, exits non-zero, is killed,
+ * times out, or prints something that is not a JSON object.
+ */
+export function runCredentialsHelper(program: string, args: string[], host: string, opts: HelperRunOptions = {}): Promise<string | undefined> {
+  const timeoutMs = opts.timeoutMs ?? HELPER_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (why: string, said = '') => { if (!settled) { settled = true; reject(new CredentialsHelperError(why, said)); } };
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(program, [...args, 'get', host], { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env, shell: false, windowsHide: true });
+    } catch (err) {
+      return fail(`could not be started: ${(err as Error).message}`);
+    }
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); fail(`did not answer within ${timeoutMs / 1000} s`); }, timeoutMs);
+    child.stdout!.on('data', (d: Buffer) => {
+      outBytes += d.length;
+      if (outBytes > MAX_STDOUT) { child.kill('SIGKILL'); fail(`printed more than ${MAX_STDOUT / 1024} KiB`); } else out.push(d);
+    });
+    child.stderr!.on('data', (d: Buffer) => { if (err.length < 4096) err += d.toString('utf8'); });
+    child.on('error', (e: NodeJS.ErrnoException) => { clearTimeout(timer); fail(`could not be started: ${e.code ?? e.message}`); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (settled) return;
+      const said = firstLine(err);
+      if (signal) return fail(`was killed by ${signal}`, said);
+      if (code !== 0) return fail(`exited with code ${code}${said ? '' : ', and printed no error message'}`, said);
+      let doc: unknown;
+      try { doc = JSON.parse(Buffer.concat(out).toString('utf8')); } catch { doc = undefined; }
+      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return fail('printed malformed output (expected a JSON object such as {"token": "…"})');
+      const token = (doc as { token?: unknown }).token;
+      settled = true;
+      resolve(typeof token === 'string' && token ? token : undefined);
+    });
+  });
+}

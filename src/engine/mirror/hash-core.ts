@@ -1,0 +1,233 @@
+// Provider package hashes exactly as OpenTofu computes them (internal/getproviders/hash.go):
+//
+//   zh:  lowercase hex sha256 of the .zip file itself (PackageHashLegacyZipSHA).
+//   h1:  Go's golang.org/x/mod/sumdb/dirhash Hash1 as applied by dirhash.HashZip to the archive
+//        (PackageHashV1 on a PackageLocalArchive): sort the entry names (byte order, as Go's
+//        sort.Strings), one line per entry `hex(sha256(content)) + "  " + name + "\n"`, then
+//        "h1:" + base64(sha256(all lines)).
+//
+// Directory entries. dirhash.HashZip lists EVERY entry of the zip's central directory, so a
+// directory entry such as "docs/" becomes a line with the sha256 of empty content
+// (e3b0c442…b855). OpenTofu's unpacked-directory path (dirhash.HashDir) only walks regular
+// files, so the same package unpacked hashes WITHOUT those lines. We follow HashZip — that is what
+// `tofu providers mirror` writes for an archive and what `tofu init` checks an archive against —
+// and `hashDirectoryEntries` in the tests pins this choice. Entry names are the raw bytes from
+// the central directory (no CP437/UTF-8 re-decoding, no Info-ZIP unicode-path extra field),
+// like Go's archive/zip. Duplicate names: Go keeps one map entry per name (the last one), so
+// every occurrence hashes the content of the last entry with that name; we do the same.
+//
+// This file is the implementation; hash.ts runs it on worker threads (hash-pool.ts), where files
+// are read synchronously (no thread-pool round trip per read), or in the calling thread.
+//
+// Streaming: the zip is read through yauzl with lazy entries and each entry is piped through a
+// sha256; nothing is held in memory but the list of entry names. While downloading, zh: and the
+// size come from the bytes as they are written (see download.ts); h1: needs the central
+// directory at the end of the file, so it is a second pass over the file on disk (page cache).
+import { createHash } from 'node:crypto';
+import { close, closeSync, createReadStream, fstat, fstatSync, open, openSync, read, readSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import * as yauzl from 'yauzl';
+
+/** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
+export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
+
+/** Reads of 512 KiB: yauzl's own reader reads 16 KiB at a time, one after the other. */
+const READ_CHUNK = 512 * 1024;
+
+/**
+ * sha256 (hex) and size of a file, streamed. `sync`: read synchronously into one reused buffer (for
+ * a worker thread, which has nothing else to do meanwhile).
+ */
+export async function sha256FileHere(path: string, signal?: AbortSignal, sync = false): Promise<{ sha256: string; size: number }> {
+  const h = createHash('sha256');
+  let size = 0;
+  if (sync) {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(1 << 20);
+      for (let n; (n = readSync(fd, buf, 0, buf.length, size)) > 0; size += n) h.update(buf.subarray(0, n));
+    } finally {
+      closeSync(fd);
+    }
+    return { sha256: h.digest('hex'), size };
+  }
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), new Writable({
+    write(chunk: Buffer, _enc, cb) { h.update(chunk); size += chunk.length; cb(); },
+  }), { signal });
+  return { sha256: h.digest('hex'), size };
+}
+
+type ReaderClass = new (fd: number, sync: boolean) => yauzl.RandomAccessReader;
+let readerClass: ReaderClass | undefined;
+
+/**
+ * yauzl's RandomAccessReader over a file descriptor, in READ_CHUNK reads, synchronous or not. Made
+ * on first use: `yauzl` loads lazily in the bundles (activation must not load it).
+ */
+function fileReader(): ReaderClass {
+  return (readerClass ??= class FileRangeReader extends yauzl.RandomAccessReader {
+    private closed = false;
+    constructor(private readonly fd: number, private readonly sync: boolean) { super(); }
+
+    override _readStreamForRange(start: number, end: number): Readable {
+      let pos = start;
+      const reader = this;
+      return new Readable({
+        highWaterMark: READ_CHUNK,
+        read() {
+          const n = Math.min(READ_CHUNK, end - pos);
+          if (n <= 0) { this.push(null); return; }
+          const buf = Buffer.allocUnsafe(n);
+          reader.readAt(buf, 0, n, pos, (err, got) => {
+            if (err) return this.destroy(err);
+            if (got === 0) return this.destroy(new Error('unexpected end of file'));
+            pos += got;
+            this.push(got === n ? buf : buf.subarray(0, got));
+          });
+        },
+      });
+    }
+
+    override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
+      const more = (err: Error | null, got: number): void => {
+        if (err) return callback(err);
+        if (got === length) return callback(null);
+        if (got === 0) return callback(new Error('unexpected end of file'));
+        offset += got; position += got; length -= got;
+        this.readAt(buffer, offset, length, position, more);
+      };
+      this.readAt(buffer, offset, length, position, more);
+    }
+
+    override close(callback: (err: Error | null) => void): void {
+      if (this.closed) return callback(null);
+      this.closed = true;
+      if (this.sync) { try { closeSync(this.fd); callback(null); } catch (err) { callback(err as Error); } } else close(this.fd, (err) => callback(err));
+    }
+
+    private readAt(buf: Buffer, offset: number, length: number, position: number, cb: (err: Error | null, got: number) => void): void {
+      if (!this.sync) return read(this.fd, buf, offset, length, position, (err, got) => cb(err, got));
+      let got: number;
+      try { got = readSync(this.fd, buf, offset, length, position); } catch (err) { return cb(err as Error, 0); }
+      cb(null, got);
+    }
+  });
+}
+
+/** The zip at `path` through fileReader (the caller closes it). */
+async function openZip(path: string, sync: boolean): Promise<yauzl.ZipFile> {
+  const fd = sync ? openSync(path, 'r') : await promisify(open)(path, 'r');
+  const reader = new (fileReader())(fd, sync);
+  try {
+    const size = sync ? fstatSync(fd).size : (await promisify(fstat)(fd)).size;
+    return await yauzl.fromRandomAccessReaderPromise(reader, size, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
+  } catch (err) {
+    reader.close(() => undefined);
+    throw err;
+  }
+}
+
+/** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
+export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES, sync = false): Promise<string> {
+  const zip = await openZip(path, sync);
+  try {
+    const entries: yauzl.Entry[] = [];
+    let declared = 0;
+    for await (const entry of zip.eachEntry()) {
+      signal?.throwIfAborted();
+      // yauzl holds every entry to its declared size (validateEntrySizes), so this bounds the
+      // work of hashing a hostile archive (a "zip bomb" from an unverified source).
+      declared += entry.uncompressedSize;
+      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
+      // Keep a private copy of the raw name: Go's file.Name is the raw bytes.
+      (entry as { fileNameRaw: Buffer }).fileNameRaw = Buffer.from(entry.fileNameRaw);
+      entries.push(entry);
+    }
+    // dirhash.HashZip: names in central-directory order, then map name -> last entry with that name.
+    const byName = new Map<string, yauzl.Entry>();
+    for (const e of entries) byName.set(e.fileNameRaw.toString('latin1'), e);
+    const contentHashes = new Map<yauzl.Entry, string>();
+    const lines: Array<{ name: Buffer; hex: string }> = [];
+    for (const e of entries) {
+      const entry = byName.get(e.fileNameRaw.toString('latin1'))!;
+      let hex = contentHashes.get(entry);
+      if (hex === undefined) {
+        if (e.fileNameRaw.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
+        hex = await hashEntry(zip, entry, signal);
+        contentHashes.set(entry, hex);
+      }
+      lines.push({ name: e.fileNameRaw, hex });
+    }
+    return hash1(lines, path);
+  } finally {
+    zip.close();
+  }
+}
+
+/**
+ * The dirhash.HashDir lines of a zip unpacked as go-getter unpacks it (see h1OfUnpackedZip in
+ * hash.ts), or 'plain' when unpacking changes nothing (no directory entries, no names it
+ * normalises, no name twice): then they are the HashZip lines and h1OfZip is the answer.
+ */
+export async function unpackedZipLines(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<Array<{ name: Buffer; hex: string }> | 'plain'> {
+  const zip = await openZip(path, false);
+  try {
+    const files = new Map<string, yauzl.Entry>(); // unpacked name (latin1 = raw bytes) → last entry written there
+    let plain = true;
+    let declared = 0;
+    for await (const entry of zip.eachEntry()) {
+      signal?.throwIfAborted();
+      declared += entry.uncompressedSize;
+      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
+      const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
+      const name = unpackedName(raw);
+      if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
+      if (name === '' || raw.endsWith('/')) { plain = false; continue; } // a directory: created, never hashed
+      if (name !== raw || files.has(name)) plain = false;
+      files.set(name, entry);
+    }
+    if (plain) return 'plain';
+    const lines: Array<{ name: Buffer; hex: string }> = [];
+    for (const [name, entry] of files) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
+    return lines;
+  } finally {
+    zip.close();
+  }
+}
+
+/** Where go-getter writes a zip entry, relative to the package directory; undefined for "..". */
+function unpackedName(raw: string): string | undefined {
+  const parts = raw.split('/').filter((p) => p !== '' && p !== '.');
+  return parts.includes('..') ? undefined : parts.join('/');
+}
+
+/** dirhash.Hash1 over (name, sha256 hex) pairs: sorted by name bytes, "hex  name\n" each. */
+export function hash1(lines: Array<{ name: Buffer; hex: string }>, where: string): string {
+  const outer = createHash('sha256');
+  for (const { name, hex } of lines.sort((a, b) => Buffer.compare(a.name, b.name))) {
+    if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${where})`);
+    outer.update(`${hex}  `);
+    outer.update(name);
+    outer.update('\n');
+  }
+  return 'h1:' + outer.digest('base64');
+}
+
+async function hashEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, signal?: AbortSignal): Promise<string> {
+  if (entry.isEncrypted()) throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} is encrypted`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+    throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} uses unsupported compression method ${entry.compressionMethod}`);
+  }
+  const h = createHash('sha256');
+  const stream = await zip.openReadStreamPromise(entry);
+  await pipeline(stream, new Writable({ write(chunk: Buffer, _e, cb) { h.update(chunk); cb(); } }), { signal });
+  return h.digest('hex');
+}
+
+/** Both hashes of an archive, in this thread: zh: (whole file) and h1: (entries), read concurrently. */
+export async function hashPackageHere(path: string, signal?: AbortSignal, sync = false): Promise<{ h1: string; zh: string; size: number }> {
+  const [{ sha256, size }, h1] = await Promise.all([sha256FileHere(path, signal, sync), h1OfZipHere(path, signal, MAX_UNCOMPRESSED_BYTES, sync)]);
+  return { h1, zh: 'zh:' + sha256, size };
+}

@@ -1,0 +1,37 @@
+// A real credentials helper for the integration tests: terraform-credentials-ittest, installed in
+// $XDG_DATA_HOME/opentofu/plugins (one of the directories OpenTofu searches; the test runner gives
+// the extension host its own XDG_DATA_HOME), and a CLI configuration that names it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface InstalledHelper {
+  /** The CLI configuration naming the helper. */
+  rc: string;
+  /** One JSON line per call: the helper's arguments. */
+  log: string;
+  calls(): string[][];
+}
+
+/** Installs the helper (answering `token` for `forHost`, or failing when mode is 'fail'); undefined without XDG_DATA_HOME. */
+export function installHelper(dir: string, forHost: string, token: string, mode: 'ok' | 'fail' = 'ok'): InstalledHelper | undefined {
+  const data = process.env.XDG_DATA_HOME;
+  if (!data) return undefined;
+  const plugins = path.join(data, 'opentofu', 'plugins');
+  fs.mkdirSync(plugins, { recursive: true });
+  const program = path.join(plugins, 'terraform-credentials-ittest');
+  fs.writeFileSync(program, `#!${process.execPath}
+const args = process.argv.slice(2);
+const opt = (k) => args[args.indexOf(k) + 1];
+require('fs').appendFileSync(opt('--log'), JSON.stringify(args) + '\\n');
+if (opt('--mode') === 'fail') { process.stderr.write('it-helper: vault is sealed\\nSECOND-LINE-NOT-SHOWN\\n'); process.exit(3); }
+process.stdout.write(JSON.stringify(args.at(-1) === opt('--for') ? { token: ${JSON.stringify(token)} } : {}));
+`);
+  fs.chmodSync(program, 0o755);
+  const log = path.join(dir, `helper-${mode}.log`);
+  const rc = path.join(dir, `helper-${mode}.tofurc`);
+  fs.writeFileSync(rc, `credentials_helper "ittest" {\n  args = ["--log", ${JSON.stringify(log)}, "--mode", "${mode}", "--for", "${forHost}"]\n}\n`);
+  return {
+    rc, log,
+    calls: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : []),
+  };
+}

@@ -1,0 +1,150 @@
+// The disk cache is keyed by everything that changes an answer, one test per dimension: the CAs
+// trusted (by file content), the proxy, where a host's credentials come from, the CLI
+// configuration's host block and provider_installation. Each test caches an answer under one
+// setting, changes only that setting, and shows a new engine over the same cache directory asks
+// again (or fails as it must) instead of serving the old answer; and that the same setting reuses it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import type { EngineOptions } from '../../../src/engine/engine';
+import { RegistryError } from '../../../src/engine/net/errors';
+import { sendJson } from '../../support/https-server';
+import { testEngine, withRegistry } from '../../support/registry-helpers';
+import type { TestRegistry } from '../../support/registry-server';
+import { tempDir } from '../../support/temp';
+
+const MODULE = (reg: TestRegistry) => `${reg.host}/acme/network/aws`;
+
+/** Lists the module's versions with a new engine (a new process, in real life) over `cacheDir`. */
+async function listWith(reg: TestRegistry, options: EngineOptions): Promise<{ versions: string[]; cached: boolean; requests: number }> {
+  const before = reg.server.requests.length;
+  const engine = testEngine(reg, options);
+  try {
+    const list = await engine.listModuleVersions(MODULE(reg));
+    return { versions: list.versions, cached: list.cached, requests: reg.server.requests.length - before };
+  } finally {
+    await engine.dispose();
+  }
+}
+
+/** Every file below a directory, read as text. */
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((n) => join(dir, n)).filter((p) => statSync(p).isFile()).map((p) => readFileSync(p, 'utf8'));
+}
+
+test('cache key: the CA file by content — rewritten with another CA, the cached answer is not served and TLS fails', () => withRegistry({}, async (reg) => {
+  const dir = tempDir('cache-ca-');
+  const cacheDir = join(dir, 'cache');
+  const ca = join(dir, 'ca.pem');
+  writeFileSync(ca, readFileSync(reg.caCertPath));
+  const first = await listWith(reg, { cacheDir, caFiles: [ca] });
+  assert.equal(first.cached, false);
+  assert.deepEqual(await listWith(reg, { cacheDir, caFiles: [ca] }), { ...first, cached: true, requests: 0 });
+
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=unrelated CA', '-keyout', join(dir, 'other.key'), '-out', join(dir, 'other.pem')], { stdio: 'ignore' });
+  writeFileSync(ca, readFileSync(join(dir, 'other.pem'))); // same path, another trust
+  await assert.rejects(listWith(reg, { cacheDir, caFiles: [ca] }), (e: unknown) => e instanceof RegistryError && e.code === 'tls');
+
+  writeFileSync(ca, Buffer.concat([readFileSync(reg.caCertPath), readFileSync(join(dir, 'other.pem'))]));
+  const again = await listWith(reg, { cacheDir, caFiles: [ca] });
+  assert.equal(again.cached, false);
+  assert.ok(again.requests > 0);
+}));
+
+test('cache key: the proxy — an answer fetched directly is not served to a run through a proxy, and vice versa', () => withRegistry({}, async (reg) => {
+  const cacheDir = join(tempDir('cache-proxy-'), 'cache');
+  let tunnels = 0;
+  const proxy = createServer((_req, res) => { res.writeHead(405); res.end(); });
+  proxy.on('connect', (req, socket, head) => {
+    tunnels++;
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  try {
+    assert.equal((await listWith(reg, { cacheDir })).cached, false);
+    const viaProxy = await listWith(reg, { cacheDir, proxy: proxyUrl });
+    assert.equal(viaProxy.cached, false);
+    assert.ok(tunnels > 0 && viaProxy.requests > 0, 'asked again, through the proxy');
+    const tunnelsBefore = tunnels;
+    assert.equal((await listWith(reg, { cacheDir, proxy: proxyUrl })).cached, true);
+    assert.equal(tunnels, tunnelsBefore);
+    assert.equal((await listWith(reg, { cacheDir })).cached, true, 'the direct answer is still there for direct runs');
+  } finally {
+    await new Promise<void>((r) => proxy.close(() => r()));
+  }
+}));
+
+test('cache key: credentials per host — a private answer is not served to a run without credentials; no token in any cache file', () => withRegistry({ token: 'PRIVATE-T0KEN' }, async (reg) => {
+  const dir = tempDir('cache-cred-');
+  const cacheDir = join(dir, 'cache');
+  const rc = join(dir, 'tofurc');
+  writeFileSync(rc, `credentials "${reg.host}" { token = "PRIVATE-T0KEN" }\n`);
+  assert.equal((await listWith(reg, { cacheDir, cliConfigFile: rc })).cached, false);
+  assert.equal((await listWith(reg, { cacheDir, cliConfigFile: rc })).cached, true);
+  await assert.rejects(listWith(reg, { cacheDir, cliConfigFile: join(dir, 'missing') }), (e: unknown) => e instanceof RegistryError && e.code === 'unauthorized');
+  // Credentials from elsewhere (another file: another identity, perhaps) ask again.
+  const other = join(dir, 'other.tfrc');
+  writeFileSync(other, readFileSync(rc));
+  const fromOther = await listWith(reg, { cacheDir, cliConfigFile: other });
+  assert.equal(fromOther.cached, false);
+  assert.ok(fromOther.requests > 0);
+  const files = allFiles(cacheDir);
+  assert.ok(files.length >= 2);
+  assert.ok(files.every((f) => !f.includes('PRIVATE-T0KEN')));
+}));
+
+test('cache key: the host block — other services URL, other answer; the same block reuses it', () => withRegistry({}, async (reg) => {
+  const dir = tempDir('cache-hostblock-');
+  const cacheDir = join(dir, 'cache');
+  for (const [prefix, versions] of [['/alt/', ['2.0.0', '1.0.0']], ['/alt2/', ['3.0.0']]] as const) {
+    reg.server.route(`${prefix}modules/acme/network/aws/versions`, (_req, res) => sendJson(res, 200, { modules: [{ versions: versions.map((version) => ({ version })) }] }));
+  }
+  const rc = join(dir, 'tofurc');
+  const block = (path: string) => writeFileSync(rc, `host "${reg.host}" {\n  services = { "modules.v1" = "${reg.origin}${path}" }\n}\n`);
+  const plain = await listWith(reg, { cacheDir });
+  assert.equal(plain.versions.length, 9);
+  block('/alt/modules/');
+  assert.deepEqual(await listWith(reg, { cacheDir, cliConfigFile: rc }), { versions: ['2.0.0', '1.0.0'], cached: false, requests: 1 });
+  assert.deepEqual(await listWith(reg, { cacheDir, cliConfigFile: rc }), { versions: ['2.0.0', '1.0.0'], cached: true, requests: 0 });
+  block('/alt2/modules/');
+  assert.deepEqual(await listWith(reg, { cacheDir, cliConfigFile: rc }), { versions: ['3.0.0'], cached: false, requests: 1 });
+  assert.equal((await listWith(reg, { cacheDir })).versions.length, 9);
+}));
+
+test('cache key: provider_installation — another network mirror, another answer', () => withRegistry({}, async (reg) => {
+  const dir = tempDir('cache-install-');
+  const cacheDir = join(dir, 'cache');
+  for (const [prefix, version] of [['/mirror-a/', '1.1.1'], ['/mirror-b/', '2.2.2']] as const) {
+    reg.server.route(prefix, (_req, res, url) => (url.pathname.endsWith('/acme/widget/index.json') ? sendJson(res, 200, { versions: { [version]: {} } }) : sendJson(res, 404, {})));
+  }
+  const rc = join(dir, 'tofurc');
+  const mirror = (prefix: string) => writeFileSync(rc, `provider_installation {\n  network_mirror { url = "${reg.origin}${prefix}" }\n}\n`);
+  const versions = async () => {
+    const engine = testEngine(reg, { cacheDir, cliConfigFile: rc });
+    try {
+      const list = await engine.listProviderVersions(`${reg.host}/acme/widget`);
+      return { versions: list.versions.map((v) => v.version), cached: list.cached };
+    } finally {
+      await engine.dispose();
+    }
+  };
+  mirror('/mirror-a/');
+  assert.deepEqual(await versions(), { versions: ['1.1.1'], cached: false });
+  assert.deepEqual(await versions(), { versions: ['1.1.1'], cached: true });
+  mirror('/mirror-b/');
+  assert.deepEqual(await versions(), { versions: ['2.2.2'], cached: false });
+}));
