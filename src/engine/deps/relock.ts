@@ -10,8 +10,7 @@ import type { Engine } from '../engine';
 import { lockProviders } from '../lockfile/lock';
 import { LOCK_FILE_NAME } from '../lockfile/render';
 import type { LockFailure, LockProgressEvent, LockReport } from '../lockfile/types';
-import type { ModuleResolver } from '../modules/resolve';
-import { graphModuleReader } from './children';
+import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
 
 export interface RelockRequest {
   engine: Engine;
@@ -43,7 +42,7 @@ export async function relockProviders(req: RelockRequest): Promise<LockReport> {
     g.dirs.push(dir);
     groups.set(key, g);
   }
-  const resolver = req.resolver ? graphModuleReader(req.resolver, true) : undefined;
+  const resolver = req.resolver ? sharedModuleReader(req.resolver) : undefined;
   const reports: LockReport[] = [];
   for (const { upgrade, dirs } of groups.values()) {
     if (req.signal?.aborted) { reports.push(cancelled(dirs)); continue; }

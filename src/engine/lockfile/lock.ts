@@ -15,7 +15,7 @@ import { isPlatform } from '../mirror/paths';
 import { MirrorStepError } from '../mirror/sources';
 import { errorText, mirrorFailure } from '../mirror/types';
 import type { MirrorStep } from '../mirror/types';
-import { ModuleResolver } from '../modules/resolve';
+import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
 import { compareStrings } from '../types/model';
 import { selectVersions } from '../versions';
 import { lockHashCacheFor, PlatformHashes } from './cache';
@@ -83,7 +83,8 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
     const gatherer = new HashGatherer({
       engine: opts.engine, source, cache, concurrency, tempDir, signal: opts.signal, maxArchiveBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3,
     });
-    const resolver = opts.resolver ?? new ModuleResolver({ engine: opts.engine, cacheDir: opts.engine.options.cacheDir ?? tempDir });
+    // one read per remote module for all directories of the run
+    const resolver = opts.resolver ?? sharedModuleReader(new ModuleResolver({ engine: opts.engine, cacheDir: opts.engine.options.cacheDir ?? tempDir }));
     const plans = await Promise.all([...new Set(opts.dirs.map((d) => resolve(d)))].map((dir) =>
       planDirectory(dir, { ...opts, resolver }, gatherer, notes).then((r) => { fail(r.failures); return r.plan; })));
 
