@@ -8,6 +8,7 @@ import { buildDependencyGraph } from '../engine/deps/graph';
 import type { Dependency, DependencyGraph } from '../engine/deps/types';
 import { findConfigDirs } from '../engine/mirror/requirements';
 import { ModuleResolver } from '../engine/modules/resolve';
+import type { Range } from '../engine/config/ast';
 import type { Engine } from '../engine/engine';
 import { toRange } from './convert';
 import { countOutdated, DepsNode, dirNodes, groupNodes, depNode } from './logic/depsTree';
@@ -57,7 +58,8 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
     return vscode.workspace.getConfiguration('tofuRegistry').get<boolean>('dependencies.statusBar') ?? true;
   }
 
-  private get resolver(): ModuleResolver {
+  /** Reads child modules for the graph and for relocking (one fetch per remote module for both). */
+  get resolver(): ModuleResolver {
     if (!this.resolverRef || this.resolverFor !== this.services.engine) {
       this.resolverFor = this.services.engine;
       this.resolverRef = new ModuleResolver({ engine: this.services.engine, cacheDir: this.services.cacheDir, networkAllowed: () => this.services.networkAllowed() });
@@ -180,7 +182,7 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
     item.tooltip = new vscode.MarkdownString(node.tooltip);
     item.iconPath = new vscode.ThemeIcon(node.icon.id, node.icon.color ? new vscode.ThemeColor(node.icon.color) : undefined);
     item.contextValue = node.contextValue;
-    if (node.dep.site) item.command = { command: 'tofuRegistry.dependencies.open', title: 'Open', arguments: [node] };
+    if (node.dep.site || node.dep.lockSite) item.command = { command: 'tofuRegistry.dependencies.open', title: 'Open', arguments: [node] };
     return item;
   }
 
@@ -210,10 +212,22 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
   }
 }
 
-/** Open the declaring block of a dependency and put the cursor on its version (else the block). */
+/**
+ * Open the declaring block of a dependency and put the cursor on its version (else the block); a
+ * provider only child modules or the lock file know opens at its lock entry.
+ */
 export async function openDeclaration(dep: Dependency): Promise<void> {
-  if (!dep.site) return;
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(dep.site.file));
-  const range = toRange(dep.site.versionRange ?? dep.site.range);
+  const site = dep.site ?? dep.lockSite;
+  if (site) await reveal(site.file, dep.site?.versionRange ?? site.range);
+}
+
+/** Open a provider's entry in `.terraform.lock.hcl`. */
+export async function openLockEntry(dep: Dependency): Promise<void> {
+  if (dep.lockSite) await reveal(dep.lockSite.file, dep.lockSite.range);
+}
+
+async function reveal(file: string, at: Range): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const range = toRange(at);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(range.start, range.start), preview: true });
 }

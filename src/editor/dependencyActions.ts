@@ -1,17 +1,19 @@
 // Commands of the "OpenTofu Dependencies" view and the matching code actions on module blocks and
 // required_providers entries: "Upgrade to newest" (rewrite the constraint in its own style; several
-// at once go through VS Code's "Show changes" refactor preview), "Update within constraint"
-// (providers: relock to the newest matching; modules: nothing to edit, the version
-// `tofu init -upgrade` installs is shown), refresh, the "only outdated" filter, open the block.
+// at once go through a "Show changes" list), "Update within constraint" (providers: relock to the
+// newest matching; modules: nothing to edit, the version `tofu init -upgrade` installs is shown),
+// refresh, the "only outdated" filter, open the block or the lock entry. Provider upgrades then
+// relock their directories through the lock engine for the team's platforms (relockStep.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { planUpgradeToNewest, UpgradePlan } from '../engine/deps/upgrade';
-import { LockEngineMissingError, relockProviders } from '../engine/deps/relock';
 import type { Dependency } from '../engine/deps/types';
 import { toRange } from './convert';
-import { DependencyView, openDeclaration } from './dependencies';
+import { DependencyView, openDeclaration, openLockEntry } from './dependencies';
+import { teamPlatforms } from './lockCommand';
 import { DepsNode, findDependency, isOutdated } from './logic/depsTree';
 import { attributeAt, contains, refAt } from './logic/refs';
+import { afterFailedRelock, AppliedUpgrade, LockStep, notRelocked, relock } from './relockStep';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
 
@@ -19,10 +21,16 @@ export const UPGRADE_COMMAND = 'tofuRegistry.dependencies.upgrade';
 export const UPDATE_WITHIN_COMMAND = 'tofuRegistry.dependencies.updateWithin';
 
 export interface UpgradeResult {
-  applied: { dep: Dependency; plan: UpgradePlan }[];
+  applied: AppliedUpgrade[];
   skipped: string[];
-  /** Lock files that still need updating (the lock engine is not wired yet). */
-  relock?: string;
+  /** After provider upgrades: relocking their directories (absent when no provider constraint changed). */
+  lock?: LockStep;
+}
+
+export interface UpdateWithinResult {
+  message: string;
+  /** Providers: relocking their directories. */
+  lock?: LockStep;
 }
 
 /** The dependencies an invocation means: the clicked node plus the selection, folders and groups expanded. */
@@ -40,7 +48,7 @@ function depsOf(view: DependencyView, node?: DepsNode | Dependency, nodes?: read
 }
 
 /** Upgrade each dependency to its newest version: one undoable workspace edit, then the lock files. */
-export async function upgradeToNewest(deps: Dependency[], preview: boolean, services: RegistryServices): Promise<UpgradeResult> {
+export async function upgradeToNewest(deps: Dependency[], preview: boolean, services: RegistryServices, view: DependencyView): Promise<UpgradeResult> {
   const result: UpgradeResult = { applied: [], skipped: [] };
   const docs = new Map<string, vscode.TextDocument>();
   const planned: { dep: Dependency; plan: UpgradePlan; doc: vscode.TextDocument }[] = [];
@@ -58,12 +66,14 @@ export async function upgradeToNewest(deps: Dependency[], preview: boolean, serv
   for (const p of chosen) edit.replace(p.doc.uri, toRange(p.plan.edit!.range), p.plan.edit!.newText);
   const touched = [...new Set(chosen.map((p) => p.doc))];
   const wasDirty = new Set(touched.filter((d) => d.isDirty).map((d) => d.uri.toString()));
+  const oldTexts = chosen.map((p) => p.doc.getText(toRange(p.plan.edit!.range)));
   if (!(await vscode.workspace.applyEdit(edit))) return result;
-  result.applied = chosen.map(({ dep, plan }) => ({ dep, plan }));
+  result.applied = chosen.map(({ dep, plan, doc }, i) => ({ dep, plan, uri: doc.uri, oldText: oldTexts[i] }));
   // Files that had no unsaved changes are saved, so the lock step and the view see the new constraint.
   for (const d of touched) if (!wasDirty.has(d.uri.toString()) && d.isDirty) await d.save();
-  const providers = result.applied.filter((a) => a.dep.kind === 'provider' && a.plan.version);
-  if (providers.length) result.relock = await relock(providers.map((a) => ({ dep: a.dep, version: a.plan.version! })), services);
+  // Every provider whose constraint changed: the lock engine picks what all constraints allow now.
+  const providers = result.applied.filter((a) => a.dep.kind === 'provider');
+  if (providers.length) result.lock = await relock(providers.map((a) => a.dep), services, view);
   return result;
 }
 
@@ -72,7 +82,8 @@ async function showChanges<T extends { dep: Dependency; plan: UpgradePlan; doc: 
   const items = planned.map((p) => ({
     label: `${p.dep.kind === 'module' ? '$(package)' : '$(plug)'} ${p.dep.name}`,
     description: `"${p.dep.constraint ?? ''}" → "${p.plan.constraint}"   ${p.dep.selected ?? '-'} → ${p.plan.version ?? p.dep.newest}`,
-    detail: `${vscode.workspace.asRelativePath(p.doc.uri)}:${p.plan.edit!.range.start.line + 1}${p.plan.message ? ` — ${p.plan.message}` : ''}`,
+    detail: `${vscode.workspace.asRelativePath(p.doc.uri)}:${p.plan.edit!.range.start.line + 1}${p.plan.message ? ` — ${p.plan.message}` : ''}`
+      + (p.dep.kind === 'provider' ? ` — then the lock file, for ${teamPlatforms().join(', ')}` : ''),
     picked: true,
     planned: p,
   }));
@@ -84,43 +95,40 @@ async function showChanges<T extends { dep: Dependency; plan: UpgradePlan; doc: 
   return picked?.map((i) => i.planned) ?? [];
 }
 
-/** Relock providers per directory; returns the message when the lock engine is not available. */
-async function relock(items: { dep: Dependency; version: string }[], services: RegistryServices): Promise<string | undefined> {
-  const byDir = new Map<string, Map<string, string>>();
-  for (const { dep, version } of items) {
-    const m = byDir.get(dep.dir) ?? new Map<string, string>();
-    m.set(dep.source, version);
-    byDir.set(dep.dir, m);
-  }
-  const missing: string[] = [];
-  for (const [dir, versions] of byDir) {
-    try {
-      await relockProviders({ dir, versions });
-    } catch (err) {
-      if (!(err instanceof LockEngineMissingError)) throw err;
-      missing.push(err.message);
-      services.log.warn(err.message);
-    }
-  }
-  return missing.length ? missing.join('\n') : undefined;
-}
-
 function summary(r: UpgradeResult): string {
   const done = r.applied.map((a) => `${a.dep.name} → "${a.plan.constraint}"`).join(', ');
   const parts = [done ? `Upgraded ${done}.` : 'Nothing upgraded.'];
   if (r.skipped.length) parts.push(`Skipped: ${r.skipped.join('; ')}.`);
   for (const a of r.applied) if (a.plan.message) parts.push(a.plan.message);
+  if (r.lock) parts.push(r.lock.message);
   return parts.join(' ');
+}
+
+/** "Update within constraint": providers relocked to the newest matching (each directory once); modules say what init installs. */
+async function updateWithin(deps: Dependency[], services: RegistryServices, view: DependencyView): Promise<UpdateWithinResult> {
+  const parts = deps.filter((d) => d.kind === 'module').map((d) =>
+    `module "${d.name}": nothing to edit — tofu init -upgrade installs ${d.newestMatching ?? 'nothing'} (installed: ${d.locked ?? 'none yet'}).`);
+  const providers = deps.filter((d) => d.kind === 'provider');
+  const lock = providers.length ? await relock(providers, services, view) : undefined;
+  if (lock) parts.push(lock.message);
+  const message = parts.join(' ');
+  services.log.info(`dependencies: ${message}`);
+  if (lock?.failed) {
+    void vscode.window.showWarningMessage(`OpenTofu: ${message}`, 'Show log').then((a) => { if (a) services.log.show(true); });
+  } else {
+    void vscode.window.showInformationMessage(`OpenTofu: ${message}`);
+  }
+  return { message, lock };
 }
 
 export function registerDependencyActions(context: vscode.ExtensionContext, view: DependencyView, services: RegistryServices): void {
   const run = async (node?: DepsNode | Dependency, nodes?: readonly DepsNode[], options?: { preview?: boolean }) => {
     const deps = depsOf(view, node, nodes);
     if (!deps.length) { void vscode.window.showInformationMessage('OpenTofu: no outdated dependency selected.'); return undefined; }
-    const r = await upgradeToNewest(deps, options?.preview ?? deps.length > 1, services);
+    const r = await upgradeToNewest(deps, options?.preview ?? deps.length > 1, services, view);
     services.log.info(`dependencies: ${summary(r)}`);
-    if (r.relock) void vscode.window.showWarningMessage(`OpenTofu: ${r.relock}`);
-    else if (r.skipped.length || !r.applied.length) void vscode.window.showInformationMessage(`OpenTofu: ${summary(r)}`);
+    if (r.lock?.failed) void afterFailedRelock(notRelocked(r.applied, r.lock), r.lock, services, view);
+    else if (r.lock || r.skipped.length || !r.applied.length) void vscode.window.showInformationMessage(`OpenTofu: ${summary(r)}`);
     view.schedule(300);
     return r;
   };
@@ -129,19 +137,11 @@ export function registerDependencyActions(context: vscode.ExtensionContext, view
     vscode.commands.registerCommand('tofuRegistry.dependencies.showOnlyOutdated', () => view.setOnlyOutdated(true)),
     vscode.commands.registerCommand('tofuRegistry.dependencies.showAll', () => view.setOnlyOutdated(false)),
     vscode.commands.registerCommand('tofuRegistry.dependencies.open', (node: DepsNode) => (node.kind === 'dep' ? openDeclaration(node.dep) : undefined)),
+    vscode.commands.registerCommand('tofuRegistry.dependencies.openLock', (node: DepsNode) => (node.kind === 'dep' ? openLockEntry(node.dep) : undefined)),
     vscode.commands.registerCommand(UPGRADE_COMMAND, run),
-    vscode.commands.registerCommand(UPDATE_WITHIN_COMMAND, async (node?: DepsNode | Dependency) => {
-      const dep = depsOf(view, node)[0];
-      if (!dep) return undefined;
-      if (dep.kind === 'module') {
-        const msg = `module "${dep.name}": nothing to edit — tofu init -upgrade installs ${dep.newestMatching ?? 'nothing'} (installed: ${dep.locked ?? 'none yet'}).`;
-        void vscode.window.showInformationMessage(`OpenTofu: ${msg}`);
-        return msg;
-      }
-      const msg = dep.newestMatching ? await relock([{ dep, version: dep.newestMatching }], services) : 'no version matches the constraint';
-      if (msg) void vscode.window.showWarningMessage(`OpenTofu: ${msg}`);
-      view.schedule(300);
-      return msg;
+    vscode.commands.registerCommand(UPDATE_WITHIN_COMMAND, async (node?: DepsNode | Dependency, nodes?: readonly DepsNode[]) => {
+      const deps = depsOf(view, node, nodes);
+      return deps.length ? updateWithin(deps, services, view) : undefined;
     }),
   );
   context.subscriptions.push(vscode.languages.registerCodeActionsProvider(SELECTOR, {
@@ -151,14 +151,16 @@ export function registerDependencyActions(context: vscode.ExtensionContext, view
       const ref = refAt(services.refs(document).refs, offset);
       if (!ref || (!contains(ref.headerRange, offset) && !attributeAt(ref, offset))) return undefined;
       const dep = findDependency(view.graph, path.dirname(document.uri.fsPath), ref.kind, ref.name);
-      if (!dep || !isOutdated(dep)) return undefined;
+      const relockable = dep?.kind === 'provider' && dep.status === 'unsatisfiable' && !!dep.locked && !!dep.newestMatching;
+      if (!dep || (!isOutdated(dep) && !relockable)) return undefined;
       const actions: vscode.CodeAction[] = [];
-      if (dep.status === 'update-out-of-range' || dep.newest !== dep.newestMatching) {
+      if (isOutdated(dep) && (dep.status === 'update-out-of-range' || dep.newest !== dep.newestMatching)) {
         const a = new vscode.CodeAction(`Upgrade ${dep.name} to newest (${dep.newest})`, vscode.CodeActionKind.RefactorRewrite);
         a.command = { command: UPGRADE_COMMAND, title: a.title, arguments: [dep] };
         actions.push(a);
       }
-      if (dep.status === 'update-in-range') {
+      // also when the lock contradicts the constraint: relocking to the newest matching is the fix
+      if (dep.status === 'update-in-range' || relockable) {
         const a = new vscode.CodeAction(`Update ${dep.name} within constraint (${dep.newestMatching})`, vscode.CodeActionKind.RefactorRewrite);
         a.command = { command: UPDATE_WITHIN_COMMAND, title: a.title, arguments: [dep] };
         actions.push(a);

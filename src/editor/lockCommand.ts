@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorServices } from './services';
-import { LOCK_FILE_NAME, LockReport, lockProviders } from '../engine/lockfile';
+import { LOCK_FILE_NAME, LockProgressEvent, LockReport, lockProviders } from '../engine/lockfile';
 import { defaultPlatforms, findConfigDirs } from '../engine/mirror';
 import { isPlatform } from '../engine/mirror/paths';
 
@@ -29,6 +29,27 @@ export interface LockCommandArgs {
 export function teamPlatforms(): string[] {
   const configured = (vscode.workspace.getConfiguration('tofuRegistry').get<string[]>('lock.platforms') ?? []).filter(isPlatform);
   return configured.length ? [...new Set(configured)] : defaultPlatforms();
+}
+
+/** Parallel archive downloads of a lock run (tofuRegistry.mirror.concurrency). */
+export function lockConcurrency(): number {
+  return Math.min(64, Math.max(1, vscode.workspace.getConfiguration('tofuRegistry').get<number>('mirror.concurrency') ?? 8));
+}
+
+/** A lock run's progress in a notification ("3/8 — provider version platform: outcome") and the log. */
+export function lockProgress(services: EditorServices, progress: vscode.Progress<{ message?: string; increment?: number }>, platforms: string[]): (e: LockProgressEvent) => void {
+  let total = 0;
+  let done = 0;
+  return (e) => {
+    if (e.kind === 'planned') { total += e.packages; progress.report({ message: `${total} packages for ${platforms.join(', ')}` }); }
+    if (e.kind === 'failed') for (const f of e.failures) services.log.warn(`lock: ${f.message}`);
+    if (e.kind === 'package') {
+      done++;
+      services.log.info(`lock: ${e.outcome} ${e.provider} ${e.version} ${e.platform}`);
+      progress.report({ increment: total ? 100 / total : 0, message: `${done}/${total} — ${e.provider} ${e.version} ${e.platform}: ${e.outcome}` });
+    }
+    if (e.kind === 'written') services.log.info(`lock: ${e.changed ? 'wrote' : 'unchanged'} ${e.path}`);
+  };
 }
 
 export function registerLockCommand(context: vscode.ExtensionContext, services: EditorServices, onDone?: (dirs: string[]) => void): void {
@@ -51,7 +72,6 @@ async function runLockCommand(services: EditorServices, arg: unknown): Promise<{
   const dirs = args.dirs ?? await chooseDirs();
   if (!dirs?.length) return undefined;
   const platforms = args.platforms?.length ? args.platforms : teamPlatforms();
-  const concurrency = Math.min(64, Math.max(1, vscode.workspace.getConfiguration('tofuRegistry').get<number>('mirror.concurrency') ?? 8));
   let report: LockReport;
   try {
     report = await vscode.window.withProgress({
@@ -59,20 +79,9 @@ async function runLockCommand(services: EditorServices, arg: unknown): Promise<{
     }, async (progress, token) => {
       const ac = new AbortController();
       token.onCancellationRequested(() => ac.abort());
-      let total = 0;
-      let done = 0;
       return lockProviders({
-        engine: services.engine, dirs, platforms, concurrency, upgrade: args.upgrade, signal: ac.signal,
-        onProgress: (e) => {
-          if (e.kind === 'planned') { total = e.packages; progress.report({ message: `${total} packages for ${platforms.join(', ')}` }); }
-          if (e.kind === 'failed') for (const f of e.failures) services.log.warn(`lock: ${f.message}`);
-          if (e.kind === 'package') {
-            done++;
-            services.log.info(`lock: ${e.outcome} ${e.provider} ${e.version} ${e.platform}`);
-            progress.report({ increment: total ? 100 / total : 0, message: `${done}/${total} — ${e.provider} ${e.version} ${e.platform}: ${e.outcome}` });
-          }
-          if (e.kind === 'written') services.log.info(`lock: ${e.changed ? 'wrote' : 'unchanged'} ${e.path}`);
-        },
+        engine: services.engine, dirs, platforms, concurrency: lockConcurrency(), upgrade: args.upgrade, signal: ac.signal,
+        onProgress: lockProgress(services, progress, platforms),
       });
     });
   } catch (err) {

@@ -1,24 +1,45 @@
 // The "OpenTofu Dependencies" view in a real VS Code extension host: the tree's items and
 // descriptions for a workspace on the HTTPS test registry, the status bar count, "Upgrade to
-// newest" editing the file (several at once through the "Show changes" preview), the code action
+// newest" editing the file (several at once through the "Show changes" list) and relocking the
+// lock file for the team's platforms (real signed provider packages; the recorded hashes are
+// checked against the packages themselves), "Update within constraint" relocking a provider, a
+// failed relock leaving the lock file as it was with "Revert constraint" offered, the code action
 // on a block, and `module.NAME.` completion listing a registry module's outputs.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DependencyView } from '../../src/editor/dependencies';
-import type { UpgradeResult } from '../../src/editor/dependencyActions';
+import type { UpdateWithinResult, UpgradeResult } from '../../src/editor/dependencyActions';
 import type { DepsNode } from '../../src/editor/logic/depsTree';
+import { canonicalConstraints, renderLockFile } from '../../src/engine/lockfile';
+import { expectedHashes } from '../support/expected-lock';
+import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../support/provider-packages';
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
+import { tempDir } from '../support/temp';
 import { tarGz } from '../unit/types/archives';
 import { closeAll, completions, extensionApi, hoverText, labelOf, openFile, positionOf, trustTestCa, waitFor, workspaceDir } from './editor-helpers';
 
+const TEAM = ['darwin_arm64', 'linux_amd64'];
 const OUTPUTS = 'output "vpc_id" {\n  value       = "vpc-1"\n  description = "ID of the VPC."\n}\noutput "subnet_ids" {\n  value = []\n}\noutput "admin_password" {\n  value     = "x"\n  sensitive = true\n}\n';
 
 function depNodes(view: DependencyView, dirLabel: string): DepsNode[] {
   const dir = view.getChildren().find((n) => n.label === dirLabel);
   assert.ok(dir, `a folder item "${dirLabel}" in ${JSON.stringify(view.getChildren().map((n) => n.label))}`);
   return view.getChildren(dir).flatMap((g) => view.getChildren(g));
+}
+
+/** Runs the "Upgrade NAME to newest (VERSION)" code action at the first `at` of a file; the text before and the result. */
+async function upgradeByCodeAction(file: string, at: string, title: string): Promise<{ doc: vscode.TextDocument; before: string; r: UpgradeResult }> {
+  const doc = await vscode.workspace.openTextDocument(file);
+  await vscode.window.showTextDocument(doc);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri,
+    new vscode.Range(positionOf(doc, at, 1), positionOf(doc, at, 1)));
+  const upgrade = actions.find((a) => a.title === title);
+  assert.ok(upgrade?.command, `an upgrade action among ${JSON.stringify(actions.map((a) => a.title))}`);
+  const before = doc.getText();
+  const r = await vscode.commands.executeCommand<UpgradeResult>(upgrade.command.command, ...(upgrade.command.arguments ?? []));
+  return { doc, before, r };
 }
 
 function dep(view: DependencyView, dirLabel: string, name: string): Extract<DepsNode, { kind: 'dep' }> {
@@ -34,13 +55,32 @@ describe('dependencies view (real extension host)', function () {
   let stack: string;
   /** Outdated dependencies of the workspace before this suite's stack was written. */
   let outdatedBefore: number;
+  let files: PackageFiles;
+  const releases = new Map<string, BuiltRelease>();
+  const lockPath = () => path.join(stack, '.terraform.lock.hcl');
+  /** The lock file the team's platforms need: each provider's packages' own hashes. */
+  const expectedLock = async (entries: Array<[string, string, string]>) => renderLockFile(await Promise.all(entries.map(async ([addr, version, constraint]) => ({
+    address: `${reg.host}/${addr}`, version, constraints: canonicalConstraints([constraint]), hashes: await expectedHashes(releases.get(`${addr} ${version}`)!, TEAM),
+  }))));
+  const zipOf = (addr: string, version: string, platform: string) => releases.get(`${addr} ${version}`)!.packages.find((p) => p.platform === platform)!.filename;
 
   before(async () => {
     reg = await startTestRegistry();
     reg.addModule({ namespace: 'deps', name: 'net', system: 'aws', versions: ['1.0.0', '1.1.0', '2.0.0'] });
     for (const v of ['1.1.0', '2.0.0']) reg.addFile(`/archives/deps/net/aws/${v}.tar.gz`, tarGz([{ name: 'outputs.tf', data: OUTPUTS }]), 'application/gzip');
+    // Real signed packages for the stack's providers (they replace the fixture's metadata-only ones).
+    files = new PackageFiles(reg.server);
+    const key = await makeSigningKey();
+    const packages = tempDir('it-deps-pkgs-');
+    for (const [ns, type, versions] of [['acme', 'widget', ['1.0.0', '1.1.0', '2.0.0']], ['hashicorp', 'random', ['3.5.0', '3.6.0']]] as const) {
+      const built: BuiltRelease[] = [];
+      for (const version of versions) built.push(await buildRelease(packages, { namespace: ns, type, version, platforms: ['darwin_arm64', 'linux_amd64', 'windows_amd64'] }, key));
+      for (const r of built) { files.add(r); releases.set(`${ns}/${type} ${r.version}`, r); }
+      reg.addProvider(providerDefinition(files, built, [key]));
+    }
     const api = await extensionApi();
     await trustTestCa(api, reg);
+    await vscode.workspace.getConfiguration('tofuRegistry').update('lock.platforms', TEAM, vscode.ConfigurationTarget.Global);
     assert.ok(api.dependencies, 'the dependencies view is registered');
     view = api.dependencies;
     stack = path.join(workspaceDir(), 'deps-ws', 'stack');
@@ -54,6 +94,7 @@ describe('dependencies view (real extension host)', function () {
 
   after(async () => {
     await closeAll();
+    await vscode.workspace.getConfiguration('tofuRegistry').update('lock.platforms', undefined, vscode.ConfigurationTarget.Global);
     await reg?.stop();
   });
 
@@ -95,14 +136,7 @@ describe('dependencies view (real extension host)', function () {
 
   it('"Upgrade to newest" rewrites one constraint in place; the code action offers it on the block', async () => {
     await waitFor('the stack in the graph', async () => (await view.refresh())?.directories.some((d) => d.dir === stack));
-    const doc = await vscode.workspace.openTextDocument(path.join(stack, 'main.tf'));
-    await vscode.window.showTextDocument(doc);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri,
-      new vscode.Range(positionOf(doc, '~> 1.0', 1), positionOf(doc, '~> 1.0', 1)));
-    const upgrade = actions.find((a) => a.title === 'Upgrade net to newest (2.0.0)');
-    assert.ok(upgrade?.command, `an upgrade action among ${JSON.stringify(actions.map((a) => a.title))}`);
-    const before = doc.getText();
-    const r = await vscode.commands.executeCommand<UpgradeResult>(upgrade.command.command, ...(upgrade.command.arguments ?? []));
+    const { doc, before, r } = await upgradeByCodeAction(path.join(stack, 'main.tf'), '~> 1.0', 'Upgrade net to newest (2.0.0)');
     assert.equal(r.applied.length, 1);
     assert.equal(doc.getText(), before.replace('"~> 1.0" # keep me', '"~> 2.0" # keep me'));
     assert.equal(fs.readFileSync(path.join(stack, 'main.tf'), 'utf8'), doc.getText(), 'saved (it had no unsaved changes)');
@@ -111,11 +145,63 @@ describe('dependencies view (real extension host)', function () {
     await doc.save();
   });
 
-  it('several at once go through "Show changes"; providers report the lock step', async () => {
+  it('"Update within constraint" on a provider relocks it to the newest matching, for the team\'s platforms', async () => {
     await waitFor('the stack in the graph', async () => (await view.refresh())?.directories.some((d) => d.dir === stack));
+    const widget = dep(view, 'deps-ws/stack', 'widget');
+    assert.equal(widget.dep.status, 'update-in-range');
+    const r = await vscode.commands.executeCommand<UpdateWithinResult>('tofuRegistry.dependencies.updateWithin', widget);
+    assert.equal(r.lock?.failed, false, r.message);
+    assert.match(r.message, /deps-ws\/stack\/\.terraform\.lock\.hcl updated: 1 provider\(s\) added \([^)]*hashicorp\/random\); version changed: [^ ]*acme\/widget 1\.0\.0 → 1\.1\.0\./);
+    // widget moved (a new version: only its packages' hashes); random, required but not locked yet, was added
+    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '1.1.0', '~> 1.0']]));
+    await waitFor('the view to show the new lock', () => dep(view, 'deps-ws/stack', 'widget').description === '~> 1.0 · locked 1.1.0 · newest 2.0.0', 30000);
+  });
+
+  it('a failed relock leaves the lock file as it was, says why, and "Revert constraint" undoes the edit', async () => {
+    const versions = await vscode.workspace.openTextDocument(path.join(stack, 'versions.tf'));
+    const textBefore = versions.getText();
+    const lockBefore = fs.readFileSync(lockPath(), 'utf8');
+    const statBefore = fs.statSync(lockPath());
+    const zip = zipOf('acme/widget', '2.0.0', 'darwin_arm64');
+    files.fault(zip, { kind: 'status', status: 500 });
+    const warnings: string[] = [];
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const original = w.showWarningMessage;
+    w.showWarningMessage = (m: string, ...items: string[]) => { warnings.push(m); return Promise.resolve(items.includes('Revert constraint') ? 'Revert constraint' : undefined); };
+    try {
+      const r = await vscode.commands.executeCommand<UpgradeResult>('tofuRegistry.dependencies.upgrade', dep(view, 'deps-ws/stack', 'widget'));
+      assert.deepEqual(r.applied.map((a) => a.plan.constraint), ['~> 2.0']);
+      assert.equal(r.lock?.failed, true);
+      assert.match(r.lock!.message, new RegExp(`not written, 1 failure\\(s\\): .*widget 2\\.0\\.0 darwin_arm64: download failed: .*500.*${zip.replace(/\./g, '\\.')}`));
+      assert.equal(fs.readFileSync(lockPath(), 'utf8'), lockBefore, 'byte for byte');
+      assert.equal(fs.statSync(lockPath()).mtimeMs, statBefore.mtimeMs, 'not even rewritten');
+      assert.deepEqual(fs.readdirSync(stack).filter((n) => n.startsWith('.') && n !== '.terraform.lock.hcl'), [], 'no temp file left');
+      const warning = await waitFor('the warning', () => warnings.find((m) => m.includes('constraint edit stays')));
+      assert.match(warning, /the constraint edit stays \(widget "~> 2\.0"\), but the lock file was left exactly as it was: .*500.* tofu init fails until it is relocked: it still locks widget 1\.1\.0\./);
+      // the user chose "Revert constraint": the file is as before, on disk too
+      await waitFor('the constraint to be reverted', () => fs.readFileSync(path.join(stack, 'versions.tf'), 'utf8') === textBefore);
+      assert.equal(versions.getText(), textBefore);
+    } finally {
+      w.showWarningMessage = original;
+      files.fault(zip, undefined);
+    }
+  });
+
+  it('"Upgrade to newest" on a provider: one undoable edit, then the lock file locks the newest for the team\'s platforms', async () => {
+    await waitFor('widget back within ~> 1.0 in the graph', async () => (await view.refresh())?.directories.find((d) => d.dir === stack)?.providers.find((p) => p.name === 'widget')?.constraint === '~> 1.0');
+    const { doc, before, r } = await upgradeByCodeAction(path.join(stack, 'versions.tf'), '~> 1.0', 'Upgrade widget to newest (2.0.0)');
+    assert.equal(r.lock?.failed, false, r.lock?.message);
+    assert.equal(doc.getText(), before.replace('version = "~> 1.0"', 'version = "~> 2.0"'));
+    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '2.0.0', '~> 2.0']]));
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.getText(), before, 'one undoable edit (the lock write is not part of it)');
+    await doc.save();
+  });
+
+  it('several at once go through "Show changes"; each directory is relocked once', async () => {
+    await waitFor('the stack in the graph', async () => (await view.refresh())?.directories.find((d) => d.dir === stack)?.providers.find((p) => p.name === 'widget')?.status === 'unsatisfiable');
     const net = dep(view, 'deps-ws/stack', 'net');
     const widget = dep(view, 'deps-ws/stack', 'widget');
-    const lockBefore = fs.readFileSync(path.join(stack, '.terraform.lock.hcl'), 'utf8');
     const pending = vscode.commands.executeCommand<UpgradeResult>('tofuRegistry.dependencies.upgrade', net, [net, widget]);
     // "Show changes" lists both, picked; accept them as a user would (Enter)
     let settled = false;
@@ -129,7 +215,10 @@ describe('dependencies view (real extension host)', function () {
     assert.deepEqual(r.applied.map((a) => a.plan.constraint).sort(), ['~> 2.0', '~> 2.0']);
     assert.match(fs.readFileSync(path.join(stack, 'main.tf'), 'utf8'), /version = "~> 2\.0" # keep me/);
     assert.match(fs.readFileSync(path.join(stack, 'versions.tf'), 'utf8'), /source {2}= "[^"]+\/acme\/widget"\n {6}version = "~> 2\.0"/);
-    assert.match(r.relock ?? '', /needs the lock engine/);
-    assert.equal(fs.readFileSync(path.join(stack, '.terraform.lock.hcl'), 'utf8'), lockBefore);
+    assert.equal(r.lock?.failed, false, r.lock?.message);
+    assert.equal(r.lock?.report?.lockFiles.length, 1);
+    // widget stays at 2.0.0 (locked, now allowed), its recorded constraint follows the configuration
+    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '2.0.0', '~> 2.0']]));
+    await waitFor('the view to show widget up to date', () => dep(view, 'deps-ws/stack', 'widget').dep.status === 'up-to-date', 30000);
   });
 });

@@ -2,9 +2,9 @@
 // (node:test runs each test file in a process of its own; the extension host exits after the
 // integration suite), so a test that fails half-way leaves nothing behind either. `removeTempDir`
 // removes one earlier, e.g. in an after() hook.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const made = new Set<string>();
 let hooked = false;
@@ -29,4 +29,14 @@ export function tempDir(prefix = 'tofu-registry-test-'): string {
 export function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   made.delete(dir);
+}
+
+/** A fresh temp directory holding `files` (relative path → content). */
+export function tempTree(prefix: string, files: Record<string, string>): string {
+  const root = tempDir(prefix);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
 }

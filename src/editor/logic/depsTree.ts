@@ -90,10 +90,10 @@ export function depTooltip(d: Dependency): string {
   return lines.join('\n');
 }
 
-/** For menus: "dep.module.outdated", "dep.provider.current", … */
-function contextValue(d: Dependency): string {
+/** For menus: "dep.module.outdated.declared", "dep.provider.current.locked", … (".locked": a lock file entry to open). */
+export function contextValue(d: Dependency): string {
   const state = isOutdated(d) ? 'outdated' : d.status === 'unsatisfiable' ? 'unsatisfiable' : 'current';
-  return `dep.${d.kind}.${state}${d.site ? '.declared' : ''}`;
+  return `dep.${d.kind}.${state}${d.lockSite ? '.locked' : ''}${d.site ? '.declared' : ''}`;
 }
 
 export function depNode(d: Dependency): DepsNode {

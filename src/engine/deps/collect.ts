@@ -1,13 +1,16 @@
 // The local facts of one configuration directory, before any registry is asked: its module calls,
-// its required_providers, the lock file's versions and what `tofu init` installed
-// (.terraform/modules/modules.json). Nothing here touches the network.
+// where its providers are declared (for "open" and for rewriting a constraint), the lock file
+// (read by the lock engine's readLockFile: versions, each entry's range, and whether `tofu init`
+// would refuse the file) and what `tofu init` installed (.terraform/modules/modules.json). Which
+// providers the configuration requires is not decided here: see children.ts. No network.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { impliedProvider, isBuiltInProvider, parseProviderSource, ProviderAddress } from '../addresses';
+import { impliedProvider, parseProviderSource, ProviderAddress } from '../addresses';
 import { loadConfigDir, LoadedFile } from '../config/files';
 import type { ModuleCall, RequiredProvider } from '../config/extract';
-import { parseLockFile } from '../mirror/requirements';
-import type { DeclarationSite } from './types';
+import { LOCK_FILE_NAME } from '../lockfile/render';
+import { readLockFile } from '../lockfile/read';
+import type { DeclarationSite, LockSite } from './types';
 
 export interface LocalModuleCall {
   name: string;
@@ -19,20 +22,27 @@ export interface LocalModuleCall {
   site: DeclarationSite;
 }
 
-export interface LocalProvider {
+/** A provider declared in the root module's required_providers. */
+export interface DeclaredProvider {
   name: string;
   address: ProviderAddress;
-  /** Constraints written in this module, in file order. */
-  constraints: string[];
-  site?: DeclarationSite;
+  site: DeclarationSite;
+}
+
+export interface LockFacts {
+  path: string;
+  /** Locked versions by normalized provider address, with where each entry is. */
+  providers: Map<string, { version: string; site: LockSite }>;
+  /** Why `tofu init` refuses the file ("PATH:LINE: message"), when it does. */
+  error?: string;
 }
 
 export interface LocalFacts {
   dir: string;
   modules: LocalModuleCall[];
-  providers: LocalProvider[];
-  /** Lock file versions by provider address. */
-  locked: Map<string, string>;
+  /** Root required_providers entries by address, in file order (the first declaration of each). */
+  declared: Map<string, DeclaredProvider>;
+  lock: LockFacts;
   errors: string[];
 }
 
@@ -52,34 +62,46 @@ function moduleCall(f: LoadedFile, call: ModuleCall): LocalModuleCall {
   };
 }
 
-/**
- * The providers a module requires (its required_providers; a missing `source` implies
- * hashicorp/NAME), merged by address. Built-in providers are left out: nothing to look up.
- */
-export function providersOf(files: LoadedFile[], errors: string[]): LocalProvider[] {
-  const byAddress = new Map<string, LocalProvider>();
+/** Where each provider of the root's required_providers is declared; bad sources are the requirement collector's to report. */
+function declaredProviders(files: LoadedFile[]): Map<string, DeclaredProvider> {
+  const out = new Map<string, DeclaredProvider>();
   for (const f of files) {
     for (const rp of f.summary.requiredProviders) {
-      const address = providerAddress(rp, f.path, errors);
-      if (!address || isBuiltInProvider(address)) continue;
-      const entry = byAddress.get(address.address) ?? { name: rp.name, address, constraints: [] };
-      const c = rp.version?.literal;
-      if (c && !entry.constraints.includes(c)) entry.constraints.push(c);
-      entry.site ??= siteOf(f.path, rp.range, rp.version);
-      byAddress.set(address.address, entry);
+      const address = addressOf(rp);
+      if (address && !out.has(address.address)) out.set(address.address, { name: rp.name, address, site: siteOf(f.path, rp.range, rp.version) });
     }
   }
-  return [...byAddress.values()];
+  return out;
 }
 
-function providerAddress(rp: RequiredProvider, file: string, errors: string[]): ProviderAddress | undefined {
+function addressOf(rp: RequiredProvider): ProviderAddress | undefined {
   try {
     const src = rp.source?.literal;
     return src ? parseProviderSource(src) : impliedProvider(rp.name);
-  } catch (err) {
-    errors.push(`${file}: provider "${rp.name}": ${(err as Error).message}`);
+  } catch {
     return undefined;
   }
+}
+
+async function readLock(dir: string, errors: string[]): Promise<LockFacts> {
+  const lockPath = path.join(dir, LOCK_FILE_NAME);
+  const lock: LockFacts = { path: lockPath, providers: new Map() };
+  let text: string;
+  try {
+    text = await fs.readFile(lockPath, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') errors.push(`${lockPath}: ${(err as Error).message}`);
+    return lock;
+  }
+  const read = readLockFile(text);
+  const broken = read.diagnostics.find((d) => d.severity === 'error');
+  if (broken) lock.error = `${lockPath}:${broken.range.start.line + 1}: ${broken.message}`;
+  for (const p of read.providers) {
+    let address: string;
+    try { address = parseProviderSource(p.address).address; } catch { continue; }
+    if (p.version !== null && !lock.providers.has(address)) lock.providers.set(address, { version: p.version, site: { file: lockPath, range: p.range } });
+  }
+  return lock;
 }
 
 /** Reads one configuration directory (not its subdirectories). Override files are not merged. */
@@ -92,13 +114,5 @@ export async function readLocalFacts(dir: string): Promise<LocalFacts> {
     errors.push(`cannot read ${dir}: ${(err as Error).message}`);
   }
   const modules = files.flatMap((f) => f.summary.modules.map((m) => moduleCall(f, m)));
-  const providers = providersOf(files, errors);
-  const locked = new Map<string, string>();
-  const lockPath = path.join(dir, '.terraform.lock.hcl');
-  try {
-    for (const [address, entry] of parseLockFile(await fs.readFile(lockPath, 'utf8'))) locked.set(address, entry.version);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') errors.push(`${lockPath}: ${(err as Error).message}`);
-  }
-  return { dir, modules, providers, locked, errors };
+  return { dir, modules, declared: declaredProviders(files), lock: await readLock(dir, errors), errors };
 }

@@ -3,12 +3,13 @@
 // status. Registry lookups go through the Engine's caches (single-flight, one request per module
 // or provider per TTL across all directories); progress is reported and the run can be cancelled.
 import * as path from 'node:path';
-import { parseModuleSource, parseProviderSource } from '../addresses';
+import { parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Engine } from '../engine';
+import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lockfile/requirements';
 import { findInstalled, ModuleResolver } from '../modules/resolve';
 import { RegistryError } from '../net/errors';
-import { childProviderRequirements } from './children';
-import { LocalFacts, LocalModuleCall, LocalProvider, readLocalFacts } from './collect';
+import { modulePath, providerRequirements } from './children';
+import { LocalFacts, LocalModuleCall, readLocalFacts } from './collect';
 import { evaluateVersions } from './status';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from './types';
 
@@ -25,20 +26,8 @@ export interface GraphOptions {
   concurrency?: number;
 }
 
-// Remote child modules fetched per resolver (its own cache lives as long): one fetch per
-// (source, constraint) however many directories call it, in this run and the next.
-const fetchedByResolver = new WeakMap<ModuleResolver, Map<string, Promise<string>>>();
-
-function memoFor(resolver: ModuleResolver | undefined): Map<string, Promise<string>> {
-  if (!resolver) return new Map();
-  let m = fetchedByResolver.get(resolver);
-  if (!m) fetchedByResolver.set(resolver, (m = new Map()));
-  return m;
-}
-
 /** Dependencies of several configuration directories, in the order given. */
 export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): Promise<DependencyGraph> {
-  const memo = memoFor(opts.resolver);
   const out: DirectoryDependencies[] = new Array(dirs.length);
   let next = 0;
   let done = 0;
@@ -46,7 +35,7 @@ export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): 
     while (next < dirs.length) {
       opts.signal?.throwIfAborted();
       const i = next++;
-      out[i] = await directoryDependencies(dirs[i], opts, memo);
+      out[i] = await directoryDependencies(dirs[i], opts);
       opts.onProgress?.(++done, dirs.length, dirs[i]);
     }
   };
@@ -55,18 +44,20 @@ export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): 
   return { directories: out };
 }
 
-export async function directoryDependencies(dir: string, opts: GraphOptions, memo = memoFor(opts.resolver)): Promise<DirectoryDependencies> {
+export async function directoryDependencies(dir: string, opts: GraphOptions): Promise<DirectoryDependencies> {
   const abs = path.resolve(dir);
-  const facts = await readLocalFacts(abs);
   const online = opts.networkAllowed?.() ?? true;
-  const children = await childProviderRequirements(abs, facts.modules, {
-    resolver: online ? opts.resolver : undefined, memo, signal: opts.signal,
-  });
+  const [facts, requirements] = await Promise.all([readLocalFacts(abs), providerRequirements(abs, opts.resolver, online)]);
+  opts.signal?.throwIfAborted();
   const [modules, providers] = await Promise.all([
     Promise.all(facts.modules.map((m) => moduleDependency(abs, m, opts, online))),
-    providerDependencies(facts, children.requirements, opts, online),
+    providerDependencies(facts, requirements, opts, online),
   ]);
-  return { dir: abs, modules, providers, errors: [...facts.errors, ...children.errors] };
+  // Problems a provider item already shows (a malformed constraint, a lock file tofu refuses) are not repeated.
+  const shown = new Set(providers.map((p) => p.message));
+  const errors = [...facts.errors, ...requirements.errors.map(problemText), ...(facts.lock.error ? [facts.lock.error] : [])]
+    .filter((e) => !shown.has(e) && !shown.has(lockRefused(e)));
+  return { dir: abs, modules, providers, errors };
 }
 
 function base(dir: string, kind: Dependency['kind'], name: string, source: string, constraint: string | null, locked: string | null): Dependency {
@@ -99,43 +90,51 @@ async function moduleDependency(dir: string, call: LocalModuleCall, opts: GraphO
   }
 }
 
-async function providerDependencies(facts: LocalFacts, children: { module: string; address: LocalProvider['address']; constraints: string[] }[], opts: GraphOptions, online: boolean): Promise<Dependency[]> {
-  // Root entries first, then providers only child modules require, then lock-file-only providers
-  // (usually implied by resources): `tofu init` installs all of them.
-  const entries = new Map<string, { name: string; provider: LocalProvider; child: { module: string; constraint: string }[] }>();
-  for (const p of facts.providers) entries.set(p.address.address, { name: p.name, provider: p, child: [] });
-  for (const c of children) {
-    let e = entries.get(c.address.address);
-    if (!e) {
-      e = { name: c.address.type, provider: { name: c.address.type, address: c.address, constraints: [] }, child: [] };
-      entries.set(c.address.address, e);
-    }
-    for (const constraint of c.constraints) e.child.push({ module: c.module, constraint });
+async function providerDependencies(facts: LocalFacts, reqs: ProviderRequirements, opts: GraphOptions, online: boolean): Promise<Dependency[]> {
+  // Root required_providers first (file order), then providers only child modules, provider blocks
+  // or resources require, then lock-file-only providers: `tofu init` installs all of them.
+  const byAddress = new Map(reqs.providers.map((p) => [p.address, p]));
+  const order = [...[...facts.declared.keys()].filter((a) => byAddress.has(a)), ...reqs.providers.map((p) => p.address).filter((a) => !facts.declared.has(a))];
+  const items: Array<{ name: string; address: ProviderAddress; info?: RequiredProviderInfo }> = [...new Set(order)].map((address) => {
+    const info = byAddress.get(address)!;
+    const name = facts.declared.get(address)?.name ?? info.origins.find((o) => o.module === '')?.localName ?? info.provider.type;
+    return { name, address: info.provider, info };
+  });
+  for (const address of facts.lock.providers.keys()) {
+    if (!byAddress.has(address)) items.push({ name: address.split('/').pop()!, address: parseProviderSource(address) });
   }
-  for (const address of facts.locked.keys()) {
-    if (entries.has(address)) continue;
-    try {
-      const provider = { name: address.split('/').pop()!, address: parseProviderSource(address), constraints: [] };
-      entries.set(address, { name: provider.name, provider, child: [] });
-    } catch { /* an unreadable lock entry is the lock engine's to report */ }
-  }
-  return Promise.all([...entries.values()].map(async ({ name, provider, child }) => {
-    const all = [...provider.constraints, ...child.map((c) => c.constraint).filter((c) => !provider.constraints.includes(c))];
-    const constraint = all.length ? [...new Set(all)].join(', ') : null;
-    const dep = base(facts.dir, 'provider', name, provider.address.address, constraint, facts.locked.get(provider.address.address) ?? null);
-    dep.registryAddress = provider.address.address;
-    dep.host = provider.address.host;
-    if (provider.site) dep.site = provider.site;
+  return Promise.all(items.map(async ({ name, address, info }) => {
+    const constraint = info?.constraints.length ? [...new Set(info.constraints)].join(', ') : null;
+    const lock = facts.lock.providers.get(address.address);
+    const dep = base(facts.dir, 'provider', name, address.address, constraint, lock?.version ?? null);
+    dep.registryAddress = address.address;
+    dep.host = address.host;
+    const site = facts.declared.get(address.address)?.site;
+    if (site) dep.site = site;
+    if (lock) dep.lockSite = lock.site;
+    const child = (info?.origins ?? []).filter((o) => o.module !== '' && o.constraint !== null).map((o) => ({ module: modulePath(o.module), constraint: o.constraint! }));
     if (child.length) dep.childConstraints = child;
-    if (!online) return offline(dep);
-    try {
-      opts.signal?.throwIfAborted();
-      const list = await opts.engine.listProviderVersions(provider.address);
-      return settle(dep, evaluateVersions('provider', list.versions.map((v) => v.version), constraint, dep.locked));
-    } catch (err) {
-      return lookupFailed(dep, err, opts.signal);
-    }
+    const invalid = info && reqs.errors.find((e) => info.origins.some((o) => o.constraint === null && o.file === e.file && o.range.start.offset === e.range?.start.offset));
+    if (invalid) return fail(dep, 'error', problemText(invalid));
+    const evaluated = await evaluate(dep, constraint, opts, online);
+    // tofu init refuses a broken lock file whatever the registry says
+    return facts.lock.error ? { ...evaluated, selected: null, status: 'error', message: lockRefused(facts.lock.error), problem: undefined } : evaluated;
   }));
+}
+
+async function evaluate(dep: Dependency, constraint: string | null, opts: GraphOptions, online: boolean): Promise<Dependency> {
+  if (!online) return offline(dep);
+  try {
+    opts.signal?.throwIfAborted();
+    const list = await opts.engine.listProviderVersions(dep.registryAddress!);
+    return settle(dep, evaluateVersions('provider', list.versions.map((v) => v.version), constraint, dep.locked));
+  } catch (err) {
+    return lookupFailed(dep, err, opts.signal);
+  }
+}
+
+function lockRefused(problem: string): string {
+  return `tofu init refuses the lock file: ${problem}`;
 }
 
 function settle(dep: Dependency, e: ReturnType<typeof evaluateVersions>): Dependency {

@@ -5,6 +5,6 @@ export { buildDependencyGraph, directoryDependencies, GraphOptions } from './gra
 export { evaluateVersions, isNewer, Evaluation } from './status';
 export { rewriteConstraint, constraintEdit, applyEdits, TextEdit } from './rewrite';
 export { readLocalFacts, LocalFacts } from './collect';
-export { childProviderRequirements, ChildRequirement } from './children';
+export { providerRequirements } from './children';
 export { planUpgradeToNewest, versionValueOf, UpgradePlan } from './upgrade';
-export { relockProviders, LockEngineMissingError, RelockRequest } from './relock';
+export { relockProviders, RelockRequest } from './relock';

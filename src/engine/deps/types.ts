@@ -23,6 +23,12 @@ export interface DeclarationSite {
   versionRange?: Range;
 }
 
+/** A provider's entry in `.terraform.lock.hcl` (the whole `provider "…" { … }` block). */
+export interface LockSite {
+  file: string;
+  range: Range;
+}
+
 export interface Dependency {
   /** The configuration directory (absolute). */
   dir: string;
@@ -54,6 +60,8 @@ export interface Dependency {
   problem?: 'network-disabled' | 'unreachable';
   /** Where it is declared in the root module (absent for providers only required by child modules or the lock file). */
   site?: DeclarationSite;
+  /** Providers: the lock file's entry, when it has one. */
+  lockSite?: LockSite;
   /** Providers: the constraints of child modules, by module path (e.g. "module.vpc"). */
   childConstraints?: { module: string; constraint: string }[];
 }
@@ -62,7 +70,7 @@ export interface DirectoryDependencies {
   dir: string;
   modules: Dependency[];
   providers: Dependency[];
-  /** Problems reading the directory itself (parse errors are not here: only unreadable files / lock file). */
+  /** Problems reading the directory, its lock file or its module tree (parse errors of single files are not here). */
   errors: string[];
 }
 

@@ -15,7 +15,7 @@ import { isPlatform } from '../mirror/paths';
 import { MirrorStepError } from '../mirror/sources';
 import { errorText, mirrorFailure } from '../mirror/types';
 import type { MirrorStep } from '../mirror/types';
-import { ModuleResolver } from '../modules/resolve';
+import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
 import { compareStrings } from '../types/model';
 import { selectVersions } from '../versions';
 import { lockHashCacheFor, PlatformHashes } from './cache';
@@ -23,7 +23,7 @@ import { coveredPlatforms, sumsPlatforms } from './coverage';
 import { HashGatherer, LockSource } from './gather';
 import { LockedProvider, readLockFile } from './read';
 import { canonicalConstraints, LOCK_FILE_NAME, LockEntry, normalizeHashes, renderLockFile } from './render';
-import { collectProviderRequirements, RequiredProviderInfo } from './requirements';
+import { collectProviderRequirements, ModuleDirResolver, problemText, RequiredProviderInfo } from './requirements';
 import type { LockFailure, LockFileReport, LockProgressEvent, LockReport } from './types';
 import { zipHashesOfSums } from '../mirror/signature';
 
@@ -41,7 +41,7 @@ export interface LockProvidersOptions {
   signal?: AbortSignal;
   onProgress?: (e: LockProgressEvent) => void;
   /** Reads non-local modules (default: installed ones, else fetched into the engine's cache directory). */
-  resolver?: Pick<ModuleResolver, 'resolve'>;
+  resolver?: ModuleDirResolver;
   /** Configuration text that differs from disk (unsaved editor buffers), by absolute path. */
   overlay?: ReadonlyMap<string, string>;
   /** Size cap per archive (default 2 GiB). */
@@ -83,7 +83,8 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
     const gatherer = new HashGatherer({
       engine: opts.engine, source, cache, concurrency, tempDir, signal: opts.signal, maxArchiveBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3,
     });
-    const resolver = opts.resolver ?? new ModuleResolver({ engine: opts.engine, cacheDir: opts.engine.options.cacheDir ?? tempDir });
+    // one read per remote module for all directories of the run
+    const resolver = opts.resolver ?? sharedModuleReader(new ModuleResolver({ engine: opts.engine, cacheDir: opts.engine.options.cacheDir ?? tempDir }));
     const plans = await Promise.all([...new Set(opts.dirs.map((d) => resolve(d)))].map((dir) =>
       planDirectory(dir, { ...opts, resolver }, gatherer, notes).then((r) => { fail(r.failures); return r.plan; })));
 
@@ -184,7 +185,7 @@ async function composeHashes(p: PlannedProvider, got: PlatformHashes[], gatherer
 }
 
 /** Requirements, the current lock file and the version of every provider, for one directory. */
-async function planDirectory(dir: string, opts: LockProvidersOptions & { resolver: Pick<ModuleResolver, 'resolve'> }, gatherer: HashGatherer, notes: string[]):
+async function planDirectory(dir: string, opts: LockProvidersOptions & { resolver: ModuleDirResolver }, gatherer: HashGatherer, notes: string[]):
   Promise<{ plan: DirPlan; failures: LockFailure[] }> {
   const plan: DirPlan = { dir, path: join(dir, LOCK_FILE_NAME), lock: [], providers: [], failed: false };
   const failures: LockFailure[] = [];
@@ -193,7 +194,7 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
     failures.push({ dir, ...mirrorFailure(provider, version, '', step, detail) });
   };
   const reqs = await collectProviderRequirements(dir, { resolver: opts.resolver, overlay: opts.overlay });
-  for (const e of reqs.errors) fail('config', '', '', e.file ? `${e.file}${e.range ? `:${e.range.start.line + 1}` : ''}: ${e.message}` : e.message);
+  for (const e of reqs.errors) fail('config', '', '', problemText(e));
   if (reqs.builtIn.length) notes.push(`${dir}: not locked (built into OpenTofu): ${reqs.builtIn.join(', ')}`);
   try {
     plan.text = await fs.readFile(plan.path, 'utf8');

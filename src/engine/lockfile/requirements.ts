@@ -11,7 +11,7 @@ import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSou
 import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
-import type { ModuleResolver } from '../modules/resolve';
+import type { ModuleRequest } from '../modules/resolve';
 import { compareStrings } from '../types/model';
 import { tryParseConstraint } from '../versions';
 
@@ -58,13 +58,23 @@ export interface ProviderRequirements {
   files: string[];
 }
 
+/** What reads non-local modules: a ModuleResolver, or anything that finds a called module's directory. */
+export interface ModuleDirResolver {
+  resolve(req: ModuleRequest): Promise<{ dir: string }>;
+}
+
 export interface CollectOptions {
   /** Non-local module sources: without a resolver they are an error (the list would be incomplete). */
-  resolver?: Pick<ModuleResolver, 'resolve'>;
+  resolver?: ModuleDirResolver;
   /** Text of files that differ from disk (an editor's unsaved buffers), by absolute path. */
   overlay?: ReadonlyMap<string, string>;
   /** How deep module calls may nest (default 32). */
   maxDepth?: number;
+}
+
+/** "FILE:LINE: message" (or the message alone), as lock runs and the dependency graph report a problem. */
+export function problemText(e: RequirementProblem): string {
+  return e.file ? `${e.file}${e.range ? `:${e.range.start.line + 1}` : ''}: ${e.message}` : e.message;
 }
 
 interface LocalRequirement { source?: string; constraint: string | null; range: Range; file: string; override: boolean }
@@ -196,7 +206,7 @@ async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string>
   return [...out.filter((f) => !f.override), ...out.filter((f) => f.override)];
 }
 
-async function moduleDirOf(callerDir: string, c: { name: string; source: string; version: string | null }, resolver?: Pick<ModuleResolver, 'resolve'>): Promise<string> {
+async function moduleDirOf(callerDir: string, c: { name: string; source: string; version: string | null }, resolver?: ModuleDirResolver): Promise<string> {
   const src = parseModuleSource(c.source);
   if (src.kind === 'local') {
     const dir = path.resolve(callerDir, src.path);

@@ -92,25 +92,46 @@ export async function fetchPackage(location: string, cacheKey: string, opts: Fet
   if (subdir === undefined) throw new ModuleFetchError(`invalid subdirectory ${JSON.stringify(subdirRaw)} in module location ${shownLocation(location)}`);
   const source = packageSource(pkg);
   const dir = path.join(opts.cacheDir, 'modules', createHash('sha256').update(cacheKey).digest('hex').slice(0, 32));
-  const done = path.join(dir, '.tofu-registry-complete');
-  if (!(await exists(done))) {
-    await fs.mkdir(path.dirname(dir), { recursive: true });
-    const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
-    await fs.mkdir(tmp, { recursive: true });
+  // Single flight: callers asking for the same package at once (the lock engine reads the module
+  // trees of many root modules in parallel) share one fetch instead of racing on the directory.
+  const running = inFlight.get(dir);
+  if (running) {
     try {
-      const content = path.join(tmp, 'content');
-      await fs.mkdir(content);
-      if (source.kind === 'git') await fetchGit(source.src, tmp, content, opts);
-      else await fetchArchive(source.url, tmp, content, opts);
-      await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), shownLocation(location));
-      await fs.rm(dir, { recursive: true, force: true });
-      await fs.rename(tmp, dir);
+      await running.promise;
     } catch (err) {
-      await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
-      throw err;
+      // the caller that started it was cancelled, this one was not: fetch again
+      if (!running.signal?.aborted || opts.signal?.aborted) throw err;
+      return fetchPackage(location, cacheKey, opts);
     }
+  } else {
+    const promise = fetchInto(dir, source, location, opts).finally(() => inFlight.delete(dir));
+    inFlight.set(dir, { promise, signal: opts.signal });
+    await promise;
   }
   return { root: path.join(dir, 'content'), subdir };
+}
+
+const inFlight = new Map<string, { promise: Promise<void>; signal?: AbortSignal }>();
+
+async function fetchInto(dir: string, source: PackageSource, location: string, opts: FetchOptions): Promise<void> {
+  const done = path.join(dir, '.tofu-registry-complete');
+  if (await exists(done)) return;
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
+  await fs.mkdir(tmp, { recursive: true });
+  try {
+    const content = path.join(tmp, 'content');
+    await fs.mkdir(content);
+    if (source.kind === 'git') await fetchGit(source.src, tmp, content, opts);
+    else await fetchArchive(source.url, tmp, content, opts);
+    await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), shownLocation(location));
+    // Another process may have completed the same package meanwhile: keep its copy (it may be in use).
+    if (await exists(done)) return;
+    await fs.rm(dir, { recursive: true, force: true });
+    await fs.rename(tmp, dir);
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 /**

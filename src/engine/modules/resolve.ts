@@ -120,6 +120,38 @@ export class ModuleResolver {
   }
 }
 
+// Remote modules read per resolver (its own cache lives as long): one fetch per (source, constraint).
+const sharedByResolver = new WeakMap<ModuleResolver, Map<string, Promise<string>>>();
+
+/**
+ * Reads called modules for many root modules at once: installed ones in place (per caller), others
+ * through `resolver` once per (source, constraint) — their directory does not depend on the caller
+ * — in this run and the next; a failure is not remembered here (the resolver keeps it briefly).
+ * `fetch: false` (untrusted workspace, offline): installed modules only.
+ */
+export function sharedModuleReader(resolver: ModuleResolver | undefined, opts: { fetch?: boolean } = {}): { resolve(req: ModuleRequest): Promise<{ dir: string }> } {
+  let memo = resolver && sharedByResolver.get(resolver);
+  if (resolver && !memo) sharedByResolver.set(resolver, (memo = new Map()));
+  return {
+    async resolve(req: ModuleRequest) {
+      const installed = await findInstalled(req);
+      if (installed) return { dir: installed.dir };
+      if (!resolver || !memo) throw new Error(`module ${req.source} is not installed (run tofu init)`);
+      if (opts.fetch === false) throw new Error(`module ${req.source} is not installed, and registry lookups are disabled`);
+      if (parseModuleSource(req.source).kind === 'local') return resolver.resolve(req);
+      const key = JSON.stringify([req.source, req.version ?? '']);
+      let dir = memo.get(key);
+      if (!dir) {
+        const fetched = resolver.resolve(req).then((r) => r.dir);
+        memo.set(key, fetched);
+        fetched.catch(() => { if (memo!.get(key) === fetched) memo!.delete(key); });
+        dir = fetched;
+      }
+      return { dir: await dir };
+    },
+  };
+}
+
 /** `loc//sub` with a module source subdir, keeping a `//dir` the location already has. */
 function addSubdir(location: string, subdir: string): string {
   const q = location.indexOf('?', location.indexOf('://') + 3);

@@ -62,6 +62,9 @@ before(async () => {
   write('stack-d/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.1.0']]));
   write('stack-e/versions.tf', providers([['widget', 'acme/widget', '2.0.0-alpha1']]));
   write('current/versions.tf', providers([['random', 'hashicorp/random', '~> 3.6']]));
+  // stack-f: a lock file tofu init refuses (hashes must be a list)
+  write('stack-f/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
+  write('stack-f/.terraform.lock.hcl', `provider "${h}/acme/widget" {\n  version = "1.0.0"\n  hashes  = "h1:AAAA"\n}\n`);
 });
 
 after(async () => { await reg?.stop(); });
@@ -126,6 +129,10 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   assert.match(widgetD.message!, /locked version 1\.1\.0 does not match "~> 2\.0".*tofu init -upgrade/);
   // a prerelease only when the constraint names it exactly; the newest release is still offered
   assert.deepEqual(brief(pick(rows, 'stack-e', 'widget')), [null, '2.0.0-alpha1', '2.0.0-alpha1', '2.0.0', 'update-out-of-range']);
+  // a lock file tofu refuses: init fails, whatever the registry offers
+  const widgetF = pick(rows, 'stack-f', 'widget');
+  assert.deepEqual(brief(widgetF), ['1.0.0', null, '1.1.0', '2.0.0', 'error']);
+  assert.match(widgetF.message!, /^tofu init refuses the lock file: .*stack-f\/\.terraform\.lock\.hcl:3: /);
   // one versions request per distinct module/provider, however many directories use it
   assert.equal(reg.server.count('/v1/modules/acme/network/aws/versions'), 1);
   assert.equal(reg.server.count('/v1/providers/acme/widget/versions'), 1);

@@ -2,9 +2,10 @@
 // filtering and the outdated count of the status bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dependency, DependencyGraph } from '../../../src/engine/deps';
-import { countOutdated, depDescription, depIcon, dirLabel, dirNodes, findDependency, groupNodes } from '../../../src/editor/logic/depsTree';
+import { contextValue, countOutdated, depDescription, depIcon, dirLabel, dirNodes, findDependency, groupNodes } from '../../../src/editor/logic/depsTree';
 
 function dep(over: Partial<Dependency>): Dependency {
   return {
@@ -42,4 +43,25 @@ test('folders, groups, the "only outdated" filter and the outdated count', () =>
   assert.equal(dirLabel(join('/ws', 'x', 'y'), ['/ws']), 'x/y');
   assert.equal(dirLabel('/ws', ['/ws']), 'ws');
   assert.equal(dirLabel('/other/ws/x', ['/ws', '/other/ws']), 'ws/x');
+});
+
+test('item menus (package.json "when" clauses on the context value): upgrade, update within, open, open lock entry', () => {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'));
+  const menus = pkg.contributes.menus['view/item/context'] as Array<{ command: string; when: string; group: string }>;
+  /** Commands an item's context menu offers (inline ones marked). */
+  const offered = (d: Dependency) => menus.filter((m) => {
+    const re = /viewItem =~ \/(.*)\/$/.exec(m.when)![1];
+    return new RegExp(re).test(contextValue(d));
+  }).map((m) => `${m.command.split('.').pop()}${m.group.startsWith('inline') ? ' (inline)' : ''}`);
+  const site = { file: '/ws/a/versions.tf', range: { start: { line: 0, character: 0, offset: 0 }, end: { line: 1, character: 0, offset: 10 } } };
+  const lockSite = { file: '/ws/a/.terraform.lock.hcl', range: site.range };
+  assert.equal(contextValue(dep({ site, lockSite })), 'dep.provider.outdated.locked.declared');
+  assert.deepEqual(offered(dep({ site, lockSite })), ['upgrade (inline)', 'upgrade', 'updateWithin', 'open', 'openLock']);
+  assert.deepEqual(offered(dep({ site })), ['upgrade (inline)', 'upgrade', 'updateWithin', 'open']);
+  // only child modules or the lock file name it: relock within the constraints, open the lock entry
+  assert.deepEqual(offered(dep({ lockSite })), ['updateWithin', 'openLock']);
+  // the lock contradicts the constraint: upgrading or relocking within the constraint both fix it
+  assert.deepEqual(offered(dep({ site, lockSite, status: 'unsatisfiable' })), ['upgrade', 'updateWithin', 'open', 'openLock']);
+  assert.deepEqual(offered(dep({ site, status: 'up-to-date' })), ['open']);
+  assert.deepEqual(offered(dep({ kind: 'module', site, status: 'update-in-range' })), ['upgrade (inline)', 'upgrade', 'updateWithin', 'open']);
 });

@@ -3,11 +3,10 @@
 // from the registry — with each constraint's origin, and the problems tofu would refuse.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { collectProviderRequirements } from '../../../src/engine/lockfile';
 import { ModuleResolver } from '../../../src/engine/modules/resolve';
-import { tempDir } from '../../support/temp';
+import { tempDir, tempTree } from '../../support/temp';
 import { tarGz } from '../types/archives';
 import { LockFixture, startLockFixture } from './fixture';
 
@@ -15,14 +14,7 @@ let fx: LockFixture;
 before(async () => { fx = await startLockFixture(); });
 after(async () => { await fx.stop(); });
 
-function tree(files: Record<string, string>): string {
-  const root = tempDir('lock-reqs-');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return root;
-}
+const tree = (files: Record<string, string>) => tempTree('lock-reqs-', files);
 
 test('root + local, installed and fetched modules: every provider, constraints merged with their origins', async () => {
   const h = fx.reg.host;

@@ -177,3 +177,14 @@ test('CLI types check: registry modules go to the CLI disk cache (--cache-dir, $
   assert.ok(existsSync(join(work, 'own-cache', 'modules')));
   assert.equal((await run('--cache-dir', 'x', '--no-cache')).code, 2);
 });
+
+test('the same package asked for by many callers at once: one download, every caller gets it, nothing left over', async () => {
+  const cache = join(work, 'cache-concurrent');
+  const location = `${reg.origin}/archives/acme/net/aws/2.0.0.tar.gz`;
+  reg.server.resetLog();
+  const dirs = await Promise.all(Array.from({ length: 12 }, () => fetchModule(location, 'concurrent@2.0.0', { http: engine.http, cacheDir: cache })));
+  assert.equal(new Set(dirs).size, 1);
+  assert.ok(existsSync(join(dirs[0], 'variables.tf')));
+  assert.equal(reg.server.count('/archives/acme/net/aws/2.0.0.tar.gz'), 1);
+  assert.deepEqual(readdirSync(join(cache, 'modules')).filter((n) => n.includes('.tmp-')), [], 'no temp directory left');
+});
