@@ -48,9 +48,11 @@ export async function runLock(args: string[], io: CliIO): Promise<number> {
     const report = await withInterrupt((signal) => lockProviders({
       engine, dirs, source, concurrency, signal, upgrade: flag(parsed, 'upgrade'),
       platforms: platforms.length ? platforms : [currentPlatform()], // tofu's default: this machine
+      // Progress on stderr names a failure as it happens; its reason is printed once, in the
+      // summary on stdout (both streams end up in one CI log).
       onProgress: (e) => {
-        if (e.kind === 'package') io.stderr(`${(e.outcome === 'failed' ? 'FAILED' : e.outcome).padEnd(10)} ${e.message ?? `${e.provider} ${e.version} ${e.platform}`}\n`);
-        else if (e.kind === 'failed') for (const f of e.failures.filter((x) => !x.platform)) io.stderr(`${'FAILED'.padEnd(10)} ${f.message}\n`);
+        if (e.kind === 'package') io.stderr(`${e.outcome.padEnd(10)} ${e.provider} ${e.version} ${e.platform}${e.outcome === 'failed' ? ' (reason below)' : ''}\n`);
+        else if (e.kind === 'failed') for (const f of e.failures.filter((x) => !x.platform)) io.stderr(`${'failed'.padEnd(10)} ${[f.dir, f.provider, f.version].filter(Boolean).join(' ')} (reason below)\n`);
         else if (e.kind === 'written') io.stderr(`${(e.changed ? 'written' : 'unchanged').padEnd(10)} ${e.path}\n`);
       },
     }));

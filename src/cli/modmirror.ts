@@ -24,10 +24,11 @@ export async function runMirrorModules(args: string[], io: CliIO): Promise<numbe
   try {
     const report = await withInterrupt((signal) => mirrorModules({
       engine, dirs, out, baseUrl, concurrency, allMatching: flag(parsed, 'all-matching'), signal,
-      // One line per module version as it finishes, on stderr: stdout carries only the result.
+      // One line per module version as it finishes, on stderr: stdout carries only the result. A
+      // failure is named as it happens; its reason is printed once, in the summary on stdout.
       onProgress: json ? undefined : (e) => {
-        if (e.kind === 'failed') for (const f of e.failures) io.stderr(`${'FAILED'.padEnd(10)} ${f.message}\n`);
-        if (e.kind === 'done') io.stderr(`${(e.outcome === 'failed' ? 'FAILED' : e.outcome).padEnd(10)} ${e.message ?? `${e.module} ${e.version}`}\n`);
+        if (e.kind === 'failed') for (const f of e.failures) io.stderr(`${'failed'.padEnd(10)} ${[f.module, f.version].filter(Boolean).join(' ') || 'configuration'} (reason below)\n`);
+        if (e.kind === 'done') io.stderr(`${e.outcome.padEnd(10)} ${e.module} ${e.version}${e.outcome === 'failed' ? ' (reason below)' : ''}\n`);
       },
     }));
     if (json) {

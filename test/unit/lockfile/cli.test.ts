@@ -80,6 +80,12 @@ test('lock: usage errors exit 2 with one line; failures exit 1 and name the step
   assert.match(doc.failed[0].message, /is not available for solaris_sparc/);
   assert.equal(doc.lockFiles[0].changed, false);
   assert.equal(readFileSync(join(dir, '.terraform.lock.hcl'), 'utf8'), '# mine\n');
+  // the human output names the failure live on stderr and gives its reason once, on stdout
+  const human = await run(['lock', '--platform', 'solaris_sparc', dir]);
+  assert.equal(human.code, 1);
+  assert.match(human.stderr, /^failed +\S+\/example\/fake \S+ solaris_sparc \(reason below\)$/m);
+  assert.ok(!human.stderr.includes('is not available for solaris_sparc'), human.stderr);
+  assert.equal(human.stdout.match(/is not available for solaris_sparc/g)?.length, 1, human.stdout);
 });
 
 test('a lock run killed while an archive downloads leaves the lock file byte for byte', async () => {

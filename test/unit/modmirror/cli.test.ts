@@ -48,7 +48,10 @@ test('mirror-modules --json: exactly the documented shape; exit 1 because one mo
   const again = await run(['mirror-modules', '--out', out, '--ca-file', o.reg.caCertPath, ws]);
   assert.equal(again.code, 1);
   assert.match(again.stderr, new RegExp(`^up-to-date +${h}/acme/base/aws 1\\.1\\.0$`, 'm'));
-  assert.match(again.stderr, /^FAILED +.*acme\/broken\/aws 1\.0\.0: fetching the package failed/m);
+  // a failure is named on stderr as it happens and explained once, in the summary on stdout
+  assert.match(again.stderr, /^failed +.*acme\/broken\/aws 1\.0\.0 \(reason below\)$/m);
+  assert.ok(!again.stderr.includes('fetching the package failed'), again.stderr);
+  assert.match(again.stdout, /^FAILED .*acme\/broken\/aws 1\.0\.0: fetching the package failed/m);
   assert.match(again.stdout, /: 0 mirrored, 1 up to date, 1 failed, 2 sources skipped\n/);
   assert.ok(!again.stdout.includes('s3cr3t-pa55') && !again.stderr.includes('s3cr3t-pa55'));
   assert.ok(again.stdout.endsWith(`host "${h}" {\n  services = {\n    "modules.v1"   = "https://mirror.example.com/modules/${h}/"\n    "providers.v1" = "${o.reg.origin}/v1/providers/"\n  }\n}\n`), again.stdout);
