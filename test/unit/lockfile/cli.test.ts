@@ -8,13 +8,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli';
 import { h1OfZip } from '../../../src/engine/mirror/hash';
+import { HOST_PLATFORM } from '../../support/platform';
 import { KNOWN, LockFixture, snapshot, startLockFixture } from './fixture';
 
 let fx: LockFixture;
-// The machine's platform as tofu spells it (Go's GOOS_GOARCH), worked out here on its own.
-const GOOS: Record<string, string> = { win32: 'windows', darwin: 'darwin', linux: 'linux', freebsd: 'freebsd', openbsd: 'openbsd', sunos: 'solaris' };
-const GOARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' };
-const HERE = `${GOOS[process.platform] ?? process.platform}_${GOARCH[process.arch] ?? process.arch}`;
+const HERE = HOST_PLATFORM;
 
 before(async () => {
   fx = await startLockFixture();
