@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli';
 import { h1OfZip } from '../../../src/engine/mirror/hash';
@@ -130,8 +130,11 @@ test('a lock run killed while an archive downloads leaves the lock file byte for
   try {
     fx.reg.server.resetLog();
     const cli = resolve(__dirname, '../../../src/cli.js');
+    // A killed run cannot remove its scratch directory: give it one inside this test's temp dir.
+    const childTmp = join(fx.root, 'killed-tmp');
+    mkdirSync(childTmp);
     const child = spawn(process.execPath, [cli, 'lock', '--platform', 'windows_amd64', '--ca-file', fx.reg.caCertPath, '--no-cache', dir],
-      { env: { HOME: '/nonexistent', PATH: process.env.PATH }, stdio: 'ignore' });
+      { env: { HOME: '/nonexistent', PATH: process.env.PATH, TMPDIR: childTmp }, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const t0 = Date.now();
     while (!fx.archiveRequests().length && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
