@@ -1,6 +1,6 @@
 // tofu-registry <command>: a thin, headless front end over the same engine the extension uses.
 // Every command prints a documented JSON shape with --json (a public contract: do not rename fields).
-import { CliIO, CommandRunner, UsageError } from './cli/common';
+import { CliIO, CommandRunner, reportFailure, UsageError } from './cli/common';
 import { runInspect } from './cli/inspect';
 import { runDiscover, runResolve, runVersions } from './cli/registry';
 import { runHash, runMirror } from './cli/mirror';
@@ -8,7 +8,6 @@ import { runMirrorModules } from './cli/modmirror';
 import { runLock } from './cli/lock';
 import { runTypes } from './cli/types';
 import { runOutdated } from './cli/outdated';
-import { redactUrls } from './engine/net/http-errors';
 import { setFlagsFromString } from 'node:v8';
 
 const USAGE = `usage: tofu-registry <command> [flags]
@@ -35,7 +34,46 @@ network commands (discover, versions, resolve, mirror, mirror-modules, lock, typ
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
+
+tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
 `;
+
+/**
+ * One command's usage, cut from USAGE (one text to maintain): its synopsis line(s) with their
+ * descriptions, and the network flags when USAGE lists it among the network commands.
+ */
+export function commandUsage(command: string): string {
+  const lines = USAGE.split('\n');
+  const out: string[] = [];
+  let mine = false;
+  for (const line of lines.slice(lines.indexOf('commands:') + 1)) {
+    if (!line.trim()) break;
+    // "  name synopsis   description" starts a command; deeper-indented lines continue its description.
+    const m = /^ {2}(\S.*?)(?: {2,}(.*))?$/.exec(line);
+    if (m) {
+      mine = m[1].split(' ')[0] === command;
+      if (mine) out.push(`usage: tofu-registry ${m[1]}`);
+    }
+    const description = m ? m[2] : line.trim();
+    if (mine && description) out.push(`  ${description}`);
+  }
+  const network = lines.findIndex((l) => l.startsWith('network commands ('));
+  const entry = /\(([^)]*)\)/.exec(lines[network])![1].split(', ').find((c) => c.split(' ')[0] === command);
+  if (entry) {
+    out.push('', entry === command ? 'network flags:' : `network flags (${entry}):`);
+    for (const l of lines.slice(network + 1)) {
+      if (!l.trim()) break;
+      out.push(l);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The arguments before a `--` (after it, every argument is taken literally, e.g. a file named -h). */
+function flagsPart(args: string[]): string[] {
+  const end = args.indexOf('--');
+  return end < 0 ? args : args.slice(0, end);
+}
 
 const COMMANDS: Record<string, CommandRunner> = {
   inspect: runInspect,
@@ -52,6 +90,10 @@ const COMMANDS: Record<string, CommandRunner> = {
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'help' && rest.length === 1 && rest[0] in COMMANDS) {
+    io.stdout(commandUsage(rest[0]));
+    return 0;
+  }
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(USAGE);
     return command ? 0 : 2;
@@ -61,6 +103,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`tofu-registry: unknown command '${command}' (try --help)\n`);
     return 2;
   }
+  // Handled here, once for every command, before any of its own flags are checked.
+  if (flagsPart(rest).some((a) => a === '--help' || a === '-h')) {
+    io.stdout(commandUsage(command));
+    return 0;
+  }
   try {
     return await runner(rest, io);
   } catch (err) {
@@ -68,9 +115,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stderr(`tofu-registry ${command}: ${err.message}\n`);
       return 2;
     }
-    // Commands report their expected failures themselves; this is the last line of defence.
-    io.stderr(`tofu-registry ${command}: ${redactUrls(err instanceof Error ? err.message : String(err))}\n`);
-    return 1;
+    // Commands report their expected failures themselves; this is the last line of defence, with
+    // the same contract (one line on stderr, and with --json the error document on stdout).
+    return reportFailure(io, err, flagsPart(rest).includes('--json'));
   }
 }
 

@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorServices } from './services';
 import { LOCK_FILE_NAME, LockProgressEvent, LockReport, lockProviders } from '../engine/lockfile';
-import { defaultPlatforms, findConfigDirs } from '../engine/mirror';
-import { isPlatform } from '../engine/mirror/paths';
+import { findConfigDirs, platformsSetting } from '../engine/mirror';
 
 export const LOCK_COMMAND = 'tofuRegistry.lockProviders';
 
@@ -27,8 +26,7 @@ export interface LockCommandArgs {
 
 /** tofuRegistry.lock.platforms, else the current platform plus linux_amd64. */
 export function teamPlatforms(): string[] {
-  const configured = (vscode.workspace.getConfiguration('tofuRegistry').get<string[]>('lock.platforms') ?? []).filter(isPlatform);
-  return configured.length ? [...new Set(configured)] : defaultPlatforms();
+  return platformsSetting(vscode.workspace.getConfiguration('tofuRegistry').get<unknown>('lock.platforms'));
 }
 
 /** Parallel archive downloads of a lock run (tofuRegistry.mirror.concurrency). */

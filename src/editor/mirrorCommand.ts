@@ -8,8 +8,7 @@
 // resolves to { report, markdown } (undefined when the user cancelled a prompt).
 import * as vscode from 'vscode';
 import type { EditorServices } from './services';
-import { defaultPlatforms, findConfigDirs, mirrorProviders, MirrorReport, renderReportMarkdown } from '../engine/mirror';
-import { isPlatform } from '../engine/mirror/paths';
+import { findConfigDirs, mirrorProviders, MirrorReport, platformsSetting, renderReportMarkdown } from '../engine/mirror';
 
 export const OUT_KEY = 'tofuRegistry.mirror.lastOutput';
 
@@ -54,8 +53,7 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
   if (!out) return undefined;
 
   const cfg = vscode.workspace.getConfiguration('tofuRegistry');
-  const configured = (cfg.get<string[]>('mirror.platforms') ?? []).filter(isPlatform);
-  const platforms = args.platforms?.length ? args.platforms : configured.length ? configured : defaultPlatforms();
+  const platforms = args.platforms?.length ? args.platforms : platformsSetting(cfg.get<unknown>('mirror.platforms'));
   const concurrency = Math.min(64, Math.max(1, args.concurrency ?? cfg.get<number>('mirror.concurrency') ?? 8));
 
   let report: MirrorReport;

@@ -3,20 +3,14 @@
 // platforms" (written atomically, says what changed) — against the HTTPS test registry serving the
 // zips tofu 1.9.4 locked (with OpenTofu 1.12 `packages`) and a second, generated provider.
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LockReport } from '../../src/engine/lockfile';
-import { h1OfZip } from '../../src/engine/mirror/hash';
-import {
-  BuiltPackage, BuiltRelease, buildRelease, makeSigningKey, PackageFiles, packagesOf, providerDefinition, signDetached,
-} from '../support/provider-packages';
-import { startTestRegistry, TestRegistry } from '../support/registry-server';
-import { tempDir } from '../support/temp';
+import type { TestRegistry } from '../support/registry-server';
 import { extensionApi, hoverText, ourDiagnostics, positionOf, trustTestCa, waitFor, workspaceDir } from './editor-helpers';
+import { KNOWN, startLockRegistry } from './lock-registry';
 
-const KNOWN = resolve(__dirname, '../../../test/fixtures/lockfiles/tofu-1.9.4');
 const TEAM = ['darwin_arm64', 'linux_amd64'];
 
 describe('lock files (real extension host, HTTPS test registry)', function () {
@@ -30,30 +24,12 @@ describe('lock files (real extension host, HTTPS test registry)', function () {
     () => JSON.stringify(codes(uri)) === JSON.stringify([...want].sort()));
 
   before(async () => {
-    reg = await startTestRegistry({ fixtures: false });
+    const lr = await startLockRegistry();
+    reg = lr.reg;
     H = reg.host;
-    const files = new PackageFiles(reg.server);
-    const key = await makeSigningKey();
     // example/fake: the zips and SHA256SUMS the real tofu 1.9.4 locked, with `packages`.
-    const known: BuiltRelease[] = [];
-    for (const version of ['1.0.0', '1.1.0']) {
-      const d = join(KNOWN, 'providers/example/fake', version);
-      const shasumsName = `terraform-provider-fake_${version}_SHA256SUMS`;
-      const shasums = readFileSync(join(d, shasumsName));
-      const packages: BuiltPackage[] = ['darwin_arm64', 'linux_amd64', 'windows_amd64'].map((platform) => {
-        const filename = `terraform-provider-fake_${version}_${platform}.zip`;
-        const bytes = readFileSync(join(d, filename));
-        const [os, arch] = platform.split('_');
-        return { namespace: 'example', type: 'fake', version, os, arch, platform, filename, path: join(d, filename), sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
-      });
-      known.push({ namespace: 'example', type: 'fake', version, packages, shasumsName, shasums, signature: await signDetached(shasums, key) });
-    }
-    const widget = [await buildRelease(tempDir('it-lock-pkgs-'), { namespace: 'acme', type: 'widget', version: '2.0.0', platforms: ['darwin_arm64', 'linux_amd64', 'windows_amd64'] }, key)];
-    for (const releases of [known, widget]) {
-      const answers = new Map<string, Awaited<ReturnType<typeof packagesOf>>>();
-      for (const r of releases) { files.add(r); answers.set(r.version, await packagesOf(r, (p) => h1OfZip(p.path))); }
-      reg.addProvider(providerDefinition(files, releases, [key], (p) => ({ packages: answers.get(p.version)! })));
-    }
+    await lr.serve(await lr.knownFake());
+    await lr.serve(await lr.build('widget', ['2.0.0'], ['darwin_arm64', 'linux_amd64', 'windows_amd64']));
     const api = await extensionApi();
     await trustTestCa(api, reg);
     await vscode.workspace.getConfiguration('tofuRegistry').update('lock.platforms', TEAM, vscode.ConfigurationTarget.Global);

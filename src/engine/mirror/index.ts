@@ -10,7 +10,7 @@ import { mirrorFailure } from './types';
 import type { MirrorFailure, MirrorProgressEvent, MirrorReport } from './types';
 
 export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
-export { currentPlatform, defaultPlatforms, failureDetail, mirrorFailure, STEP_LABEL } from './types';
+export { currentPlatform, defaultPlatforms, failureDetail, mirrorFailure, platformsSetting, STEP_LABEL } from './types';
 export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from './hash';
 export { findConfigDirs, readDirRequirements, parseLockFile } from './requirements';
 export { MirrorLockedError } from './layout';

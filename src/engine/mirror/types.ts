@@ -3,6 +3,7 @@
 
 import type { ProviderAddress } from '../addresses';
 import { redactUrls } from '../net/http-errors';
+import { isPlatform } from './paths';
 export type { ProviderAddress };
 
 /** Which step of fetching/verifying an archive failed; part of the JSON contract. */
@@ -112,15 +113,25 @@ export type MirrorProgressEvent =
   | { kind: 'bytes'; target: MirrorTarget; received: number; total?: number }
   | { kind: 'done'; target: MirrorTarget; outcome: 'mirrored' | 'up-to-date' | 'failed'; message?: string };
 
-/** `os_arch` of the machine running us, in Go's GOOS/GOARCH spelling. */
-export function currentPlatform(): string {
-  const os = ({ win32: 'windows', darwin: 'darwin', linux: 'linux', freebsd: 'freebsd', openbsd: 'openbsd', sunos: 'solaris' } as Record<string, string>)[process.platform] ?? process.platform;
-  const arch = ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<string, string>)[process.arch] ?? process.arch;
+/** `os_arch` of the machine running us (or of the Node.js platform/arch given), in Go's GOOS/GOARCH spelling. */
+export function currentPlatform(platform: string = process.platform, nodeArch: string = process.arch): string {
+  const os = ({ win32: 'windows', darwin: 'darwin', linux: 'linux', freebsd: 'freebsd', openbsd: 'openbsd', sunos: 'solaris' } as Record<string, string>)[platform] ?? platform;
+  const arch = ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<string, string>)[nodeArch] ?? nodeArch;
   return `${os}_${arch}`;
 }
 
 /** The default target platforms: the current one plus linux_amd64 (deduplicated). */
-export function defaultPlatforms(): string[] {
-  return [...new Set([currentPlatform(), 'linux_amd64'])];
+export function defaultPlatforms(current = currentPlatform()): string[] {
+  return [...new Set([current, 'linux_amd64'])];
+}
+
+/**
+ * The platforms of a setting (tofuRegistry.lock.platforms, tofuRegistry.mirror.platforms): its
+ * os_arch entries, deduplicated in order; anything else is ignored (a hand-edited settings.json
+ * is not validated), and none at all means defaultPlatforms().
+ */
+export function platformsSetting(configured: unknown, current = currentPlatform()): string[] {
+  const valid = Array.isArray(configured) ? configured.filter((p): p is string => typeof p === 'string' && isPlatform(p)) : [];
+  return valid.length ? [...new Set(valid)] : defaultPlatforms(current);
 }
 

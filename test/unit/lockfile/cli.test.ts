@@ -1,18 +1,24 @@
 // tofu-registry lock: the exact JSON shape (a public contract), exit codes, progress on stderr, the
-// disk cache across runs, and a run killed half-way (the lock file is left byte for byte).
+// disk cache across runs, --upgrade, the default platform, and a run killed half-way (the lock file
+// is left byte for byte).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli';
+import { h1OfZip } from '../../../src/engine/mirror/hash';
+import { HOST_PLATFORM } from '../../support/platform';
 import { KNOWN, LockFixture, snapshot, startLockFixture } from './fixture';
 
 let fx: LockFixture;
+const HERE = HOST_PLATFORM;
 
 before(async () => {
   fx = await startLockFixture();
   await fx.serveKnownAnswers();
+  // A provider published for this machine's platform and others, whatever the machine.
+  await fx.addProvider('acme', 'here', ['1.0.0'], [...new Set([HERE, 'darwin_arm64', 'linux_amd64', 'windows_amd64'])]);
 });
 after(async () => { await fx.stop(); });
 
@@ -57,6 +63,33 @@ test('lock --json: the documented shape, the file tofu wrote, then an unchanged 
   assert.match(human.stdout, /\.terraform\.lock\.hcl: updated\n {2}127\.0\.0\.1:\d+\/example\/fake 1\.1\.0 \(~> 1\.0\): h1: for darwin_arm64, linux_amd64 \(added darwin_arm64\)\n/);
 });
 
+test('lock --upgrade: a pinned older version is kept without it, and moves to the newest matching with it', async () => {
+  const dir = oneProvider();
+  const lockFile = join(dir, '.terraform.lock.hcl');
+  writeFileSync(lockFile, fx.here(readFileSync(join(KNOWN, 'existing-lock', 'lock-before.hcl'), 'utf8')));
+  const kept = await run(['lock', '--json', '--platform', 'linux_amd64', dir]);
+  assert.equal(kept.code, 0, kept.stderr);
+  assert.deepEqual(JSON.parse(kept.stdout).lockFiles[0].providers.map((p: { version: string }) => p.version), ['1.0.0']);
+  const up = await run(['lock', '--json', '--upgrade', '--platform', 'linux_amd64', dir]);
+  assert.equal(up.code, 0, up.stderr);
+  const doc = JSON.parse(up.stdout);
+  assert.equal(doc.lockFiles[0].changed, true);
+  assert.deepEqual(doc.lockFiles[0].providers.map((p: { version: string; platforms: string[] }) => [p.version, p.platforms]), [['1.1.0', ['linux_amd64']]]);
+  // The bytes tofu 1.9.4 wrote for 1.1.0 on linux_amd64: the 1.0.0 hashes are gone with the old version.
+  assert.equal(readFileSync(lockFile, 'utf8'), fx.here(readFileSync(join(KNOWN, 'one-platform', 'expected.terraform.lock.hcl'), 'utf8')));
+});
+
+test('lock without --platform: the current platform only, as tofu providers lock', async () => {
+  const dir = fx.config({ 'main.tf': `terraform {\n  required_providers {\n    here = {\n      source = "${fx.reg.host}/acme/here"\n    }\n  }\n}\n` });
+  const r = await run(['lock', '--json', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const [p] = JSON.parse(r.stdout).lockFiles[0].providers;
+  assert.deepEqual(p.platforms, [HERE]);
+  assert.deepEqual(p.hashes.filter((h: string) => h.startsWith('h1:')), [await h1OfZip(fx.pkg('acme', 'here', '1.0.0', HERE).path)]);
+  assert.match(r.stderr, new RegExp(`^downloaded +\\S+/acme/here 1\\.0\\.0 ${HERE}$`, 'm'));
+  assert.equal(fx.archiveRequests().filter((x) => x.includes('/acme/here/')).length, 1, 'one archive: this platform\'s');
+});
+
 test('lock: usage errors exit 2 with one line; failures exit 1 and name the step', async () => {
   const dir = oneProvider();
   for (const args of [
@@ -97,8 +130,11 @@ test('a lock run killed while an archive downloads leaves the lock file byte for
   try {
     fx.reg.server.resetLog();
     const cli = resolve(__dirname, '../../../src/cli.js');
+    // A killed run cannot remove its scratch directory: give it one inside this test's temp dir.
+    const childTmp = join(fx.root, 'killed-tmp');
+    mkdirSync(childTmp);
     const child = spawn(process.execPath, [cli, 'lock', '--platform', 'windows_amd64', '--ca-file', fx.reg.caCertPath, '--no-cache', dir],
-      { env: { HOME: '/nonexistent', PATH: process.env.PATH }, stdio: 'ignore' });
+      { env: { HOME: '/nonexistent', PATH: process.env.PATH, TMPDIR: childTmp }, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const t0 = Date.now();
     while (!fx.archiveRequests().length && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
