@@ -3,6 +3,7 @@
 export * from './ast';
 export { parseHcl, parseExpression } from './parser';
 export { parseJsonConfig } from './json';
+export { warmUpParser } from './warmup';
 export {
   parseConfig, isConfigFileName, isOverrideFile, isJsonConfigFile, configExtension, applyTofuPrecedence, tofuTwin,
   loadConfigDir, loadFile, findConfigFiles, findConfigFilesSync,
