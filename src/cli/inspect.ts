@@ -79,10 +79,13 @@ function findTargets(positionals: string[], cwd: string): { targets: Target[]; s
     const abs = path.resolve(cwd, given);
     const list = findConfigFilesSync([abs]); // first: its error names the path
     const explicit = !statSync(abs).isDirectory();
+    // Shown names are path.join(given, part below abs); names read from directories need no
+    // normalizing, so the PATH is normalized once and the parts appended.
+    const base = path.normalize(given);
+    const prefix = base === '.' ? '' : base.endsWith(path.sep) ? base : base + path.sep;
     for (const f of list) {
-      // f lies under abs (or is abs): the part below it, joined to the PATH as given.
       const rel = f.length > abs.length ? f.slice(abs.length + (abs.endsWith(path.sep) ? 0 : 1)) : '';
-      const shown = path.join(given, rel) || given;
+      const shown = rel ? prefix + rel : base;
       const known = byShown.get(shown);
       if (known) known.explicit ||= explicit;
       else byShown.set(shown, { shown, abs: f, explicit });
