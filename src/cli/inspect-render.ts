@@ -50,13 +50,23 @@ export function humanSummary(p: string, s: FileSummary): string {
 /** One file's output (the JSON contract's file object, or the human lines), or why it could not be read. */
 export type RenderedFile<T> = { output: T } | { error: string };
 
+/** Each file object sits at depth 2 of `{"files": [...]}` in the two-space indented output. */
+const JSON_INDENT = '\n    ';
+
 /**
- * Reads and parses one file and returns what the JSON output lists for it: a small object that
- * keeps no syntax tree alive. The read is synchronous on purpose (see runInspect).
+ * Reads and parses one file and returns its object of the JSON output, already serialized. Not the
+ * object itself: its strings are slices of the file's text, which would then stay alive (and be
+ * copied by every young-generation collection) until the document is written. The read is
+ * synchronous on purpose (see runInspect).
  */
-export function jsonFile(shown: string, abs: string): RenderedFile<unknown> {
+export function jsonFile(shown: string, abs: string): RenderedFile<string> {
   const r = summarize(shown, abs);
-  return 'error' in r ? r : { output: summaryToJson(shown, r.output) };
+  return 'error' in r ? r : { output: JSON.stringify(summaryToJson(shown, r.output), null, 2).replace(/\n/g, JSON_INDENT) };
+}
+
+/** The `{"files": [...]}` document from serialized file objects, exactly as JSON.stringify(…, null, 2) writes it. */
+export function filesDocument(parts: string[]): string {
+  return parts.length ? `{\n  "files": [${JSON_INDENT}${parts.join(`,${JSON_INDENT}`)}\n  ]\n}\n` : '{\n  "files": []\n}\n';
 }
 
 /** The human summary lines of one file. */

@@ -13,7 +13,7 @@
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { CliIO, flag, parseArgs, reportFailure, UsageError } from './common';
-import { humanFile, jsonFile } from './inspect-render';
+import { filesDocument, humanFile, jsonFile } from './inspect-render';
 import { applyTofuPrecedence, findConfigFilesSync, isJsonConfigFile, tofuTwin, warmUpParser } from '../engine/config';
 
 export { jsonRange, summaryToJson } from './inspect-render';
@@ -47,23 +47,22 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     return reportFailure(io, err, json);
   }
 
-  // In file order. The first unreadable file fails the command. Human output is written per file;
-  // the JSON document is built from the small per-file objects (syntax trees are not kept) and
-  // serialized once.
+  // In file order. The first unreadable file fails the command. Nothing of a file's syntax tree or
+  // text outlives its turn: human output is written per file, JSON kept as each file's text.
   if (targets.length >= WARM_UP_FILES) warmUpParser({ json: targets.some((t) => isJsonConfigFile(t.abs)) });
-  const files: unknown[] = [];
+  const files: string[] = [];
   for (const t of targets) {
     const r = json ? jsonFile(t.shown, t.abs) : humanFile(t.shown, t.abs);
     if ('error' in r) return reportFailure(io, new Error(r.error), json);
     if (json) files.push(r.output);
-    else io.stdout(r.output as string);
+    else io.stdout(r.output);
   }
   for (const s of shadowed) {
     const note = `${s}: ignored, ${path.basename(tofuTwin(s)!)} takes precedence`;
     if (json) io.stderr(`tofu-registry inspect: note: ${note}\n`);
     else io.stdout(`${note}\n`);
   }
-  if (json) io.stdout(`${JSON.stringify({ files }, null, 2)}\n`);
+  if (json) io.stdout(filesDocument(files));
   else if (!targets.length) io.stdout('no configuration files found\n');
   return 0;
 }
