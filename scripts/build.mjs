@@ -55,14 +55,28 @@ const lazyVendor = (names) => ({
 // evaluation + its own time; what the host does between loading the module and calling activate(),
 // e.g. reading storage for the ExtensionContext, is not ours and is reported apart).
 await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: `var __tofu_registry_t0 = performance.now();${IMPORT_META_URL}` }, footer: { js: 'var __tofu_registry_t1 = performance.now();' }, plugins: [lazyVendor(LAZY)] });
-// The CLI shares the vendor files and stubs: `--help`, `inspect` or `types convert` never load
-// openpgp/tar/yauzl/undici (dist/vendor ships beside dist/cli.js: .npmignore).
-await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [lazyVendor(LAZY)] });
+// The CLI: dist/cli.js is the dispatcher (usage, flags, exit codes); each command group is a
+// bundle of its own, dist/cli-<group>.js, required when that command runs (src/cli.ts), so a
+// command compiles and evaluates only its own code — `inspect` none of the network engine. The
+// engine code they share is repeated in each (the CLI is not size-critical; start-up is). They
+// share the vendor files and stubs (dist/vendor ships beside them: .npmignore).
+const CLI_GROUPS = ['inspect', 'registry', 'mirror', 'modmirror', 'lock', 'types', 'outdated'];
+const cliGroups = {
+  name: 'cli-groups',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^\\./cli/(${CLI_GROUPS.join('|')})$`) }, (a) =>
+      (a.importer.endsWith('src/cli.ts') ? { path: `./cli-${a.path.slice('./cli/'.length)}.js`, external: true } : undefined));
+  },
+};
+await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [cliGroups, lazyVendor(LAZY)] });
 chmodSync('dist/cli.js', 0o755);
+for (const group of CLI_GROUPS) {
+  await build({ ...common, minify: true, entryPoints: [`src/cli/${group}.ts`], outfile: `dist/cli-${group}.js`, banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY)] });
+}
 // The hash pool's worker thread (src/engine/mirror/hash-worker.ts) needs a file of its own: both
 // bundles start it as dist/hash-worker.js (beside them); it loads yauzl from dist/vendor as they do.
 // The vsix (.vscodeignore) and the npm package (.npmignore) ship it.
 await build({ ...common, minify: true, entryPoints: ['src/engine/mirror/hash-worker.ts'], outfile: 'dist/hash-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(['yauzl'])] });
-for (const f of ['dist/extension.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', 'dist/hash-worker.js']) {
+for (const f of ['dist/extension.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', ...CLI_GROUPS.map((g) => `dist/cli-${g}.js`), 'dist/hash-worker.js']) {
   console.log(`${f} ${(statSync(f).size / 1024).toFixed(0)} KiB`);
 }

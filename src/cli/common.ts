@@ -16,7 +16,17 @@ export interface CliIO {
 export type CommandRunner = (args: string[], io: CliIO) => Promise<number>;
 
 /** A mistake in how the command was called: exit code 2, one line on stderr. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * A UsageError from any copy of this module: each command runs from a bundle of its own
+ * (dist/cli-*.js, see scripts/build.mjs), so the dispatcher cannot rely on instanceof.
+ */
+export function isUsageError(err: unknown): err is UsageError {
+  return err instanceof Error && err.name === 'UsageError';
+}
 
 export interface ParsedArgs {
   /** Flags without a value (`--json`) map to true; repeatable flags collect every value. */

@@ -47,30 +47,40 @@ export function humanSummary(p: string, s: FileSummary): string {
   return lines.join('\n') + '\n';
 }
 
-/** One file's output: its JSON text (the array element, indented for its place) or its human lines. */
-export type RenderedFile = { output: string } | { error: string };
+/** One file's output (the JSON contract's file object, or the human lines), or why it could not be read. */
+export type RenderedFile<T> = { output: T } | { error: string };
 
 /** Each file object sits at depth 2 of `{"files": [...]}` in the two-space indented output. */
 const JSON_INDENT = '\n    ';
 
 /**
- * Reads, parses and renders one file. The read is synchronous on purpose: `inspect` has nothing
- * else to do meanwhile, and for small files in the page cache one readFileSync is several times
- * faster than the promise API's open/stat/read/close round trips through the thread pool
- * (3,262 corpus files: ≈ 50 ms against 170–310 ms at any concurrency).
+ * Reads and parses one file and returns its object of the JSON output, already serialized. Not the
+ * object itself: its strings are slices of the file's text, which would then stay alive (and be
+ * copied by every young-generation collection) until the document is written. The read is
+ * synchronous on purpose (see runInspect).
  */
-export function renderFile(shown: string, abs: string, json: boolean): RenderedFile {
+export function jsonFile(shown: string, abs: string): RenderedFile<string> {
+  const r = summarize(shown, abs);
+  return 'error' in r ? r : { output: JSON.stringify(summaryToJson(shown, r.output), null, 2).replace(/\n/g, JSON_INDENT) };
+}
+
+/** The `{"files": [...]}` document from serialized file objects, exactly as JSON.stringify(…, null, 2) writes it. */
+export function filesDocument(parts: string[]): string {
+  return parts.length ? `{\n  "files": [${JSON_INDENT}${parts.join(`,${JSON_INDENT}`)}\n  ]\n}\n` : '{\n  "files": []\n}\n';
+}
+
+/** The human summary lines of one file. */
+export function humanFile(shown: string, abs: string): RenderedFile<string> {
+  const r = summarize(shown, abs);
+  return 'error' in r ? r : { output: humanSummary(shown, r.output) };
+}
+
+function summarize(shown: string, abs: string): RenderedFile<FileSummary> {
   let text: string;
   try {
     text = readFileSync(abs, 'utf8');
   } catch (err) {
     return { error: `cannot read ${shown}: ${(err as Error).message}` };
   }
-  const summary = extractFile(parseConfig(text, shown), text);
-  return { output: json ? JSON.stringify(summaryToJson(shown, summary), null, 2).replace(/\n/g, JSON_INDENT) : humanSummary(shown, summary) };
-}
-
-/** The `{"files": [...]}` document from rendered file objects, exactly as JSON.stringify(…, null, 2) writes it. */
-export function filesDocument(parts: string[]): string {
-  return parts.length ? `{\n  "files": [${JSON_INDENT}${parts.join(`,${JSON_INDENT}`)}\n  ]\n}\n` : '{\n  "files": []\n}\n';
+  return { output: extractFile(parseConfig(text, shown), text) };
 }

@@ -10,65 +10,51 @@
 // listed in the JSON `files` array (its shape is a public contract and OpenTofu never reads the
 // file); the human output lists it with a note, and with --json a one-line note goes to stderr.
 // A file named explicitly on the command line is always inspected.
-import { promises as fs } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
-import { FS_CONCURRENCY, mapLimit } from '../engine/fstree';
 import { CliIO, flag, parseArgs, reportFailure, UsageError } from './common';
-import { filesDocument, renderFile } from './inspect-render';
-import { applyTofuPrecedence, findConfigFiles, tofuTwin } from '../engine/config';
+import { filesDocument, humanFile, jsonFile } from './inspect-render';
+import { applyTofuPrecedence, findConfigFilesSync, isJsonConfigFile, tofuTwin, warmUpParser } from '../engine/config';
 
 export { jsonRange, summaryToJson } from './inspect-render';
 
+/** From this many files on, the parser is warmed up first (engine/config/warmup.ts): ≈ 1 ms that a long run earns back. */
+const WARM_UP_FILES = 100;
+
+/** A file to inspect: as the output names it (relative to the PATH given), and its absolute path. */
+interface Target {
+  shown: string;
+  abs: string;
+  /** Named on the command line itself (never hidden by .tofu precedence). */
+  explicit: boolean;
+}
+
+/**
+ * Everything here is synchronous on purpose: `inspect` has nothing else to do meanwhile, and for a
+ * tree in the page cache one readdirSync / readFileSync per directory / file is several times
+ * cheaper than the asynchronous calls' round trips through the thread pool (fstree/walk-sync.ts).
+ */
 export async function runInspect(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json'] });
   const json = flag(parsed, 'json');
   if (!parsed.positionals.length) throw new UsageError('needs at least one PATH (file or directory)');
 
-  let files: string[];
-  const shadowed: string[] = [];
+  let targets: Target[];
+  let shadowed: string[];
   try {
-    const explicit = new Set<string>();
-    const found: string[] = [];
-    const listed = await mapLimit(parsed.positionals, FS_CONCURRENCY, async (given) => {
-      const abs = path.resolve(io.cwd, given);
-      const list = await findConfigFiles([abs]); // first: its error names the path
-      return { given, abs, list, isDir: (await fs.stat(abs)).isDirectory() };
-    });
-    for (const { given, abs, list, isDir } of listed) {
-      for (const f of list) {
-        const shown = path.join(given, path.relative(abs, f)) || given;
-        if (!isDir) explicit.add(shown);
-        found.push(shown);
-      }
-    }
-    // Apply .tofu precedence per directory to the files found by walking.
-    const byDir = new Map<string, string[]>();
-    for (const f of [...new Set(found)]) {
-      const dir = path.dirname(path.resolve(io.cwd, f));
-      if (!byDir.has(dir)) byDir.set(dir, []);
-      byDir.get(dir)!.push(f);
-    }
-    files = [];
-    for (const group of byDir.values()) {
-      const r = applyTofuPrecedence(group.map((f) => path.resolve(io.cwd, f)));
-      const hidden = new Set(r.shadowed);
-      for (const f of group) {
-        if (hidden.has(path.resolve(io.cwd, f)) && !explicit.has(f)) shadowed.push(f);
-        else files.push(f);
-      }
-    }
-    files.sort();
+    ({ targets, shadowed } = findTargets(parsed.positionals, io.cwd));
   } catch (err) {
     return reportFailure(io, err, json);
   }
 
-  // In file order; each file's syntax tree is dropped once it is rendered. The first unreadable
-  // file fails the command.
-  const parts: string[] = [];
-  for (const f of files) {
-    const r = renderFile(f, path.resolve(io.cwd, f), json);
+  // In file order. The first unreadable file fails the command. Nothing of a file's syntax tree or
+  // text outlives its turn: human output is written per file, JSON kept as each file's text.
+  if (targets.length >= WARM_UP_FILES) warmUpParser({ json: targets.some((t) => isJsonConfigFile(t.abs)) });
+  const files: string[] = [];
+  for (const t of targets) {
+    const r = json ? jsonFile(t.shown, t.abs) : humanFile(t.shown, t.abs);
     if ('error' in r) return reportFailure(io, new Error(r.error), json);
-    if (json) parts.push(r.output);
+    if (json) files.push(r.output);
     else io.stdout(r.output);
   }
   for (const s of shadowed) {
@@ -76,7 +62,51 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
     if (json) io.stderr(`tofu-registry inspect: note: ${note}\n`);
     else io.stdout(`${note}\n`);
   }
-  if (json) io.stdout(filesDocument(parts));
-  else if (!files.length) io.stdout('no configuration files found\n');
+  if (json) io.stdout(filesDocument(files));
+  else if (!targets.length) io.stdout('no configuration files found\n');
   return 0;
+}
+
+/**
+ * The files under the given PATHs, sorted by the name shown, without duplicates, with `.tofu`
+ * precedence applied per directory to walked files. Throws (naming the path) when a PATH cannot
+ * be read.
+ */
+function findTargets(positionals: string[], cwd: string): { targets: Target[]; shadowed: string[] } {
+  const byShown = new Map<string, Target>();
+  for (const given of positionals) {
+    const abs = path.resolve(cwd, given);
+    const list = findConfigFilesSync([abs]); // first: its error names the path
+    const explicit = !statSync(abs).isDirectory();
+    // Shown names are path.join(given, part below abs); names read from directories need no
+    // normalizing, so the PATH is normalized once and the parts appended.
+    const base = path.normalize(given);
+    const prefix = base === '.' ? '' : base.endsWith(path.sep) ? base : base + path.sep;
+    for (const f of list) {
+      const rel = f.length > abs.length ? f.slice(abs.length + (abs.endsWith(path.sep) ? 0 : 1)) : '';
+      const shown = rel ? prefix + rel : base;
+      const known = byShown.get(shown);
+      if (known) known.explicit ||= explicit;
+      else byShown.set(shown, { shown, abs: f, explicit });
+    }
+  }
+  // .tofu precedence per directory, over absolute paths.
+  const byDir = new Map<string, Target[]>();
+  for (const t of byShown.values()) {
+    const dir = path.dirname(t.abs);
+    const group = byDir.get(dir);
+    if (group) group.push(t);
+    else byDir.set(dir, [t]);
+  }
+  const targets: Target[] = [];
+  const shadowed: string[] = [];
+  for (const group of byDir.values()) {
+    const hidden = new Set(applyTofuPrecedence(group.map((t) => t.abs)).shadowed);
+    for (const t of group) {
+      if (hidden.has(t.abs) && !t.explicit) shadowed.push(t.shown);
+      else targets.push(t);
+    }
+  }
+  targets.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+  return { targets, shadowed };
 }

@@ -1,8 +1,8 @@
 // OpenTofu's file rules: which files are configuration, `.tofu` over `.tf` (and `.tofu.json` over
 // `.tf.json`) of the same base name in one directory, override files, and directory walking.
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync, Stats } from 'node:fs';
 import * as path from 'node:path';
-import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
+import { FS_CONCURRENCY, mapLimit, readText, TreeVisitor, walkTree, walkTreeSync } from '../fstree';
 import { ConfigFile } from './ast';
 import { extractFile, FileSummary } from './extract';
 import { parseJsonConfig } from './json';
@@ -114,16 +114,40 @@ export async function findConfigFiles(paths: string[]): Promise<string[]> {
     try {
       st = await fs.stat(p);
     } catch (err) {
-      throw new Error(`cannot read ${p}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+      throw unreadablePath(p, err);
     }
-    if (st.isDirectory()) await walkConfigFiles(p, out);
+    if (st.isDirectory()) await walkTree(p, configFileCollector(out));
     else out.add(p);
   });
   return [...out].sort();
 }
 
-function walkConfigFiles(root: string, out: Set<string>): Promise<void> {
-  return walkTree(root, {
+/**
+ * findConfigFiles for a process with nothing else to do meanwhile (the CLI's `inspect`): the same
+ * files and errors, read synchronously (see fstree/walk-sync.ts for why that is faster there).
+ */
+export function findConfigFilesSync(paths: string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    let st: Stats;
+    try {
+      st = statSync(p);
+    } catch (err) {
+      throw unreadablePath(p, err);
+    }
+    if (st.isDirectory()) walkTreeSync(p, configFileCollector(out));
+    else out.add(p);
+  }
+  return [...out].sort();
+}
+
+function unreadablePath(p: string, err: unknown): Error {
+  return new Error(`cannot read ${p}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+}
+
+/** Adds every configuration file of the walked tree to `out` (skipping .terraform/, .git/, node_modules/). */
+function configFileCollector(out: Set<string>): TreeVisitor {
+  return {
     directory(dir, entries) {
       for (const e of entries) if (!e.isDirectory() && isConfigFileName(e.name)) out.add(path.join(dir, e.name));
     },
@@ -131,5 +155,5 @@ function walkConfigFiles(root: string, out: Set<string>): Promise<void> {
     unreadable(dir, err) {
       throw new Error(`cannot read directory ${dir}: ${err.message}`);
     },
-  });
+  };
 }

@@ -3,9 +3,10 @@
 export * from './ast';
 export { parseHcl, parseExpression } from './parser';
 export { parseJsonConfig } from './json';
+export { warmUpParser } from './warmup';
 export {
   parseConfig, isConfigFileName, isOverrideFile, isJsonConfigFile, configExtension, applyTofuPrecedence, tofuTwin,
-  loadConfigDir, loadFile, findConfigFiles,
+  loadConfigDir, loadFile, findConfigFiles, findConfigFilesSync,
 } from './files';
 export type { LoadedFile } from './files';
 export { extractFile, extractModule, extractVariable, extractOutput, extractRequiredProvider, valueInfo } from './extract';

@@ -8,7 +8,7 @@
 // never see the heuristics; broken ones cost two linear passes.
 import { Attribute, Block, BlockLabel, Body, BodyItem, ConfigFile, Diagnostic, Expression } from './ast';
 import { ExprParser } from './expressions';
-import { RawDiag, scan } from './scanner';
+import { RawDiag, releaseTokens, scan } from './scanner';
 import { decode } from './templates';
 import { F_ESCAPES, F_FIRST, F_MISSING, LineMap, T } from './tokens';
 
@@ -127,7 +127,8 @@ class BodyParser extends ExprParser {
       return block;
     }
     const open = this.next();
-    const myIndent = this.indentOf(t);
+    // Only the recovery pass reads a block's indentation; the strict pass needs its sign (in a block).
+    const myIndent = this.heur ? this.indentOf(t) : 0;
     this.depth++;
     const items = this.parseItems(myIndent);
     this.depth--;
@@ -201,6 +202,7 @@ function parseHclUnsafe(text: string): ConfigFile {
     parser = new BodyParser(text, lm, tokens, true);
     body = parser.parseFile();
   }
+  releaseTokens(tokens);
   return { syntax: 'hcl', body, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
 }
 
@@ -212,6 +214,7 @@ export function parseExpression(text: string): { expr: Expression; diagnostics: 
   parser.nl = false;
   const expr = parser.parseExpr();
   if (parser.peek() !== T.EOF) parser.error(`Unexpected ${parser.describe(parser.p)} after the expression`, parser.s[parser.p], text.length);
+  releaseTokens(tokens);
   return { expr, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
 }
 
@@ -230,6 +233,7 @@ export function parseEmbedded(text: string, lm: LineMap, start: number, end: num
     expr = parser.parseExpr();
     if (parser.peek() !== T.EOF) parser.error(`Unexpected ${parser.describe(parser.p)} after the expression`, parser.s[parser.p], end);
   }
+  releaseTokens(tokens);
   return { expr, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
 }
 

@@ -10,6 +10,37 @@ for (let c = 0; c < 128; c++) {
   CLASS[c] = (letter ? 3 : 0) | (digit ? 6 : 0) | (c === 45 ? 2 : 0);
 }
 
+/**
+ * Punctuation and operators that need no context, by first character: the kind of the
+ * one-character token (0: not one of them; lone `&` and `|` are invalid), and twoCharOperator for
+ * the forms a second character makes. One table and one push site for all of them keep the
+ * scanner's loop small, and an operator first seen late in a long run (`%`, `>=`, `?`) no longer
+ * reaches a push call that V8 optimized without type feedback for it: each such call used to throw
+ * the scanner's optimized code away and compile it again (≈ 20 ms of compile each, 4–5 times over a
+ * large tree).
+ */
+export const OPERATOR = new Uint8Array(128);
+OPERATOR[61] = T.Equal; // = == =>
+OPERATOR[33] = T.Bang; // ! !=
+OPERATOR[62] = T.Gt; // > >=
+OPERATOR[38] = T.Invalid; // &&
+OPERATOR[124] = T.Invalid; // ||
+OPERATOR[44] = T.Comma;
+OPERATOR[58] = T.Colon;
+OPERATOR[63] = T.Question;
+OPERATOR[43] = T.Plus;
+OPERATOR[45] = T.Minus;
+OPERATOR[42] = T.Star;
+OPERATOR[37] = T.Percent;
+
+/** The two-character operator that `c` followed by `d` makes (==, !=, >=, =>, &&, ||), or 0. */
+export function twoCharOperator(c: number, d: number): T | 0 {
+  if (d === 61) return c === 61 ? T.EqEq : c === 33 ? T.NotEq : c === 62 ? T.Ge : 0;
+  if (d === 62) return c === 61 ? T.FatArrow : 0;
+  if (d === c) return c === 38 ? T.And : c === 124 ? T.Or : 0;
+  return 0;
+}
+
 export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }

@@ -3,5 +3,6 @@
 // concurrency, one read per file.
 export { FS_CONCURRENCY, mapLimit } from './limit';
 export { walkTree } from './walk';
+export { walkTreeSync } from './walk-sync';
 export type { TreeVisitor } from './walk';
 export { readText, readTextCapped } from './read';

@@ -1,7 +1,8 @@
 // `tofu-registry inspect`: the JSON contract, human output, exit codes, .tofu precedence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../../../src/cli/common';
@@ -143,4 +144,35 @@ test('inspect as a real process: exit code and JSON on stdout; usage error exits
   const missing = spawnSync(process.execPath, [cli, 'inspect', path.join(demo, 'no-such-dir')], { encoding: 'utf8' });
   assert.equal(missing.status, 1);
   assert.equal(missing.stderr.trim().split('\n').length, 1);
+});
+
+test('a reader that closes the pipe early (… | head) ends inspect quietly: exit 0, nothing on stderr', async () => {
+  const dir = tempDir('tofu-inspect-pipe-');
+  try {
+    for (let i = 0; i < 400; i++) writeFileSync(path.join(dir, `f${String(i).padStart(3, '0')}.tf`), 'variable "v" { type = string }\n'.repeat(20));
+    const cli = path.resolve(__dirname, '../../../src/cli.js');
+    const child = spawn(process.execPath, [cli, 'inspect', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => { stderr += c; });
+    child.stdout.once('data', () => child.stdout.destroy()); // what head does after its lines
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the bundled CLI: each command runs from its own bundle (dist/cli-*.js) and its usage errors exit 2', (t) => {
+  const cli = path.resolve(__dirname, '../../../../dist/cli.js');
+  if (!existsSync(cli)) return t.skip('dist/cli.js not built (npm run build)');
+  for (const command of ['inspect', 'discover', 'versions', 'resolve', 'mirror', 'mirror-modules', 'hash', 'lock', 'types', 'outdated']) {
+    const r = spawnSync(process.execPath, [cli, command, '--no-such-flag'], { encoding: 'utf8' });
+    assert.equal(r.status, 2, `${command}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^tofu-registry ${command}: `), command);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, `${command}: no stack trace`);
+  }
+  const unknown = spawnSync(process.execPath, [cli, 'constructor'], { encoding: 'utf8' });
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown command 'constructor'/);
 });

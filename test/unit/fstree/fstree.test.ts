@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findConfigFiles } from '../../../src/engine/config';
-import { mapLimit, readText, readTextCapped, walkTree } from '../../../src/engine/fstree';
+import { findConfigFiles, findConfigFilesSync } from '../../../src/engine/config';
+import { mapLimit, readText, readTextCapped, walkTree, walkTreeSync } from '../../../src/engine/fstree';
 import { findConfigDirs } from '../../../src/engine/mirror';
 import { tempDir } from '../../support/temp';
 
@@ -126,4 +126,51 @@ test('findConfigFiles and findConfigDirs over a wide tree: same answers as a seq
   let d = deep;
   for (let i = 0; i < 15; i++) { d = path.join(d, `l${i}`); mkdirSync(d); writeFileSync(path.join(d, 'x.tf'), ''); }
   assert.equal((await findConfigDirs(deep)).length, 12, 'at most 12 levels below the root');
+});
+
+test('walkTreeSync: the walkTree contract — each directory once, descend and depth, links not followed, unreadable, done()', () => {
+  const { root, dirs } = tree(3, 3);
+  symlinkSync(path.join(root, 'd0'), path.join(root, 'link-to-d0'));
+  const seen: string[] = [];
+  const depths = new Map<string, number>();
+  walkTreeSync(root, {
+    directory(dir, entries, depth) {
+      seen.push(dir);
+      depths.set(dir, depth);
+      assert.ok(entries.some((e) => e.name === 'main.tf' && e.isFile()), 'entries carry their types');
+    },
+    descend: () => true,
+  });
+  assert.deepEqual(seen.sort(), dirs, 'every directory exactly once, the link not followed');
+  assert.equal(depths.get(path.join(root, 'd1', 'd2', 'd0')), 3);
+  const shallow: string[] = [];
+  walkTreeSync(root, { directory: (d) => shallow.push(d), descend: (name, depth) => depth <= 1 && name !== 'd1' });
+  assert.deepEqual(shallow.sort(), [root, path.join(root, 'd0'), path.join(root, 'd2')]);
+
+  const notADir = path.join(root, 'main.tf');
+  assert.throws(() => walkTreeSync(notADir, { directory() { /* none */ }, descend: () => true }), { code: 'ENOTDIR' });
+  const skipped: string[] = [];
+  walkTreeSync(notADir, { directory() { assert.fail('not a directory'); }, descend: () => true, unreadable: (d) => skipped.push(d) });
+  assert.deepEqual(skipped, [notADir]);
+  let reads = 0;
+  walkTreeSync(root, { directory: () => { reads++; }, descend: () => true, done: () => reads >= 2 });
+  assert.equal(reads, 2, 'the walk stops right after the second directory');
+});
+
+test('findConfigFilesSync: the same files and the same errors as findConfigFiles', async () => {
+  const { root } = tree(3, 2);
+  for (const hidden of ['.terraform/modules/x', '.hidden', 'node_modules/p']) {
+    mkdirSync(path.join(root, hidden), { recursive: true });
+    writeFileSync(path.join(root, hidden, 'main.tf'), '');
+  }
+  writeFileSync(path.join(root, 'd0', 'b.tofu'), '');
+  writeFileSync(path.join(root, 'd0', 'c.tf.json'), '{}');
+  writeFileSync(path.join(root, 'd0', '.#lock.tf'), '');
+  const given = [root, path.join(root, 'd1', 'main.tf'), path.join(root, 'd2')];
+  const sync = findConfigFilesSync(given);
+  assert.deepEqual(sync, await findConfigFiles(given));
+  assert.ok(sync.includes(path.join(root, 'd0', 'c.tf.json')) && !sync.some((f) => f.includes('.#lock')));
+  const missing = path.join(root, 'missing');
+  assert.throws(() => findConfigFilesSync([missing]), { message: `cannot read ${missing}: no such file or directory` });
+  await assert.rejects(findConfigFiles([missing]), { message: `cannot read ${missing}: no such file or directory` });
 });
