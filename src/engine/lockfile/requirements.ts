@@ -12,6 +12,7 @@ import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
 import type { ModuleRequest } from '../modules/resolve';
+import { redactUrls, shownUrl } from '../net/http-errors';
 import { compareStrings } from '../types/model';
 import { tryParseConstraint } from '../versions';
 
@@ -162,7 +163,7 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
       try {
         childDir = await moduleDirOf(moduleDir, c, opts.resolver);
       } catch (err) {
-        result.errors.push({ message: `module "${childPath}" (${c.source}) could not be read, so its providers are unknown: ${(err as Error).message}`, file: c.file, range: c.range });
+        result.errors.push({ message: `module "${childPath}" (${shownUrl(c.source)}) could not be read, so its providers are unknown: ${redactUrls((err as Error).message)}`, file: c.file, range: c.range });
         continue;
       }
       if (chain.includes(childDir)) {
