@@ -4,6 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+/** What the helper prints on stderr, in every mode: it must never reach a diagnostic or "Show log". */
+export const HELPER_STDERR_MARKER = 'IT-HELPER-STDERR-3e9d';
+
 export interface InstalledHelper {
   /** The CLI configuration naming the helper. */
   rc: string;
@@ -23,6 +26,7 @@ export function installHelper(dir: string, forHost: string, token: string, mode:
 const args = process.argv.slice(2);
 const opt = (k) => args[args.indexOf(k) + 1];
 require('fs').appendFileSync(opt('--log'), JSON.stringify(args) + '\\n');
+process.stderr.write('${HELPER_STDERR_MARKER} asked for ' + args.at(-1) + '\\n');
 if (opt('--mode') === 'fail') { process.stderr.write('it-helper: vault is sealed\\nSECOND-LINE-NOT-SHOWN\\n'); process.exit(3); }
 process.stdout.write(JSON.stringify(args.at(-1) === opt('--for') ? { token: ${JSON.stringify(token)} } : {}));
 `);
