@@ -15,10 +15,17 @@ export interface InstalledHelper {
   calls(): string[][];
 }
 
-/** Installs the helper (answering `token` for `forHost`, or failing when mode is 'fail'); undefined without XDG_DATA_HOME. */
+/**
+ * Installs the helper (answering `token` for `forHost`, or failing when mode is 'fail'); undefined
+ * unless XDG_DATA_HOME lies in the runner's own state directory (the workspace's parent): a test
+ * must never put a program into the developer's real plugin directory.
+ */
 export function installHelper(dir: string, forHost: string, token: string, mode: 'ok' | 'fail' = 'ok'): InstalledHelper | undefined {
   const data = process.env.XDG_DATA_HOME;
-  if (!data) return undefined;
+  const ws = process.env.TOFU_REGISTRY_TEST_WORKSPACE;
+  if (!data || !ws) return undefined;
+  const inState = path.relative(path.dirname(path.resolve(ws)), path.resolve(data));
+  if (!inState || inState.startsWith('..') || path.isAbsolute(inState)) return undefined;
   const plugins = path.join(data, 'opentofu', 'plugins');
   fs.mkdirSync(plugins, { recursive: true });
   const program = path.join(plugins, 'terraform-credentials-ittest');
