@@ -112,11 +112,14 @@ export class ModuleResolver {
       const loc = await engine.resolveDownloadLocation(src, sel.selected);
       let location = loc.location;
       if (src.subdir) location = addSubdir(location, src.subdir);
-      const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}`, fetchOpts);
+      // Keyed like the registry's answers (engine.answerContext): a package fetched where another
+      // `host` block, CA, proxy or credentials source pointed is never served for this one.
+      const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}|${engine.answerContext([src.host])}`, fetchOpts);
       return { dir, via: 'registry', version: loc.version, iface: await loadModuleInterface(dir) };
     }
     if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github' || src.kind === 'bitbucket') {
-      const dir = await fetchModule(req.source, req.source, fetchOpts);
+      // The source names where it comes from; the trust (CAs, proxy) it was fetched under is in the key too.
+      const dir = await fetchModule(req.source, `${req.source}|${engine.answerContext([])}`, fetchOpts);
       return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
     }
     throw new Error(`cannot read the variables of module source ${shown}: ${src.description} sources are not supported`);
