@@ -71,5 +71,8 @@ async function main(): Promise<void> {
 
 // Only when run (node out/bench/index.js), not when a test imports the runner.
 if (require.main === module) {
+  // Ctrl-C / SIGTERM through process.exit: the suites' temp directories (test/support/temp.ts) and
+  // the engine's (a lock run's downloads) are removed by their exit hooks instead of staying behind.
+  for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) process.on(signal, () => process.exit(128 + n));
   main().catch((err) => { console.error(`bench: ${err instanceof Error ? err.message : String(err)}`); process.exitCode = 1; });
 }

@@ -6,3 +6,4 @@ export type { Limiter } from './limit';
 export { walkTree } from './walk';
 export type { TreeVisitor } from './walk';
 export { readText, readTextCapped } from './read';
+export { liveTempDirs, makeTempDir, removeTempDir } from './temp';
