@@ -1,5 +1,6 @@
 // npm run bench: runs every bench/*.bench.ts module (compiled to out/bench) in one process and
 // prints each target as a measured value with its ratio against a baseline measured in the same run.
+// Exit code 1 when a target is missed, a suite throws, or no suite matched: CI must see a regression.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -14,25 +15,64 @@ export interface BenchModule {
   run(report: BenchReporter): Promise<void>;
 }
 
+export interface BenchOutcome {
+  suites: number;
+  /** Results reported with ok === false. */
+  misses: number;
+  /** Suites that threw (loading or running), with the message. */
+  failed: { suite: string; message: string }[];
+}
+
+/** Runs the suites in order; one that throws is reported and counted, and the others still run. */
+export async function runSuites(suites: { name: string; load(): BenchModule }[], print: (line: string) => void = console.log): Promise<BenchOutcome> {
+  const outcome: BenchOutcome = { suites: suites.length, misses: 0, failed: [] };
+  for (const s of suites) {
+    const report: BenchReporter = {
+      result(name, value, target, ok) {
+        if (ok === false) outcome.misses++;
+        const verdict = ok === undefined ? '' : ok ? '  ok' : '  MISSED';
+        print(`  ${name.padEnd(52)} ${value.padStart(16)}${target ? `   (target ${target})` : ''}${verdict}`);
+      },
+      note(text) { print(`  · ${text}`); },
+    };
+    try {
+      const mod = s.load();
+      print(`\n## ${mod.title}`);
+      await mod.run(report);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      outcome.failed.push({ suite: s.name, message });
+      print(`  FAILED ${s.name}: ${message}`);
+    }
+  }
+  return outcome;
+}
+
+/** The process exit code of a bench run: 0 only when every suite ran and met every target. */
+export function benchExitCode(o: BenchOutcome): number {
+  return o.suites === 0 || o.misses > 0 || o.failed.length > 0 ? 1 : 0;
+}
+
+export function summary(o: BenchOutcome): string {
+  if (!o.suites) return 'bench: no suite matches';
+  const failed = o.failed.length ? `, ${o.failed.length} suites failed (${o.failed.map((f) => f.suite).join(', ')})` : '';
+  return `bench: ${o.suites} suites, ${o.misses} targets missed${failed}`;
+}
+
 async function main(): Promise<void> {
   const filter = process.argv.slice(2);
   const files = readdirSync(__dirname).filter((f) => f.endsWith('.bench.js')).sort()
     .filter((f) => !filter.length || filter.some((x) => f.includes(x)));
-  let misses = 0;
-  for (const f of files) {
-    const mod = require(join(__dirname, f)) as BenchModule;
-    console.log(`\n## ${mod.title}`);
-    const report: BenchReporter = {
-      result(name, value, target, ok) {
-        if (ok === false) misses++;
-        const verdict = ok === undefined ? '' : ok ? '  ok' : '  MISSED';
-        console.log(`  ${name.padEnd(52)} ${value.padStart(16)}${target ? `   (target ${target})` : ''}${verdict}`);
-      },
-      note(text) { console.log(`  · ${text}`); },
-    };
-    await mod.run(report);
-  }
-  console.log(`\nbench: ${files.length} suites, ${misses} targets missed`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const outcome = await runSuites(files.map((f) => ({ name: f, load: () => require(join(__dirname, f)) as BenchModule })));
+  console.log(`\n${summary(outcome)}`);
+  process.exitCode = benchExitCode(outcome);
 }
 
-main().catch((err) => { console.error(err); process.exitCode = 1; });
+// Only when run (node out/bench/index.js), not when a test imports the runner.
+if (require.main === module) {
+  // Ctrl-C / SIGTERM through process.exit: the suites' temp directories (test/support/temp.ts) and
+  // the engine's (a lock run's downloads) are removed by their exit hooks instead of staying behind.
+  for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) process.on(signal, () => process.exit(128 + n));
+  main().catch((err) => { console.error(`bench: ${err instanceof Error ? err.message : String(err)}`); process.exitCode = 1; });
+}

@@ -69,10 +69,8 @@ function timed(args: string[]): { ms: number; cpuMs?: number } {
 
 export async function run(report: BenchReporter): Promise<void> {
   const cli = path.join(ROOT, 'dist', 'cli.js');
-  if (!existsSync(cli)) {
-    report.note('dist/cli.js missing: run npm run build (npm run bench does)');
-    return;
-  }
+  // Not measured is a failure, not a quiet skip.
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run npm run build (npm run bench does)');
   const tree = buildTree();
   const mb = tree.bytes / 1e6;
   report.note(`${tree.files} files, ${mb.toFixed(1)} MB from ${tree.from}`);

@@ -1,4 +1,4 @@
-// Small statistics shared by the benchmark suites (a module of its own: bench/index.ts runs on import).
+// Small statistics shared by the benchmark suites.
 
 /** The median of the samples (the machine is shared: one sample is at the mercy of the scheduler). */
 export function median(xs: number[]): number {

@@ -42,6 +42,11 @@ function zipsUnder(dir: string): string[] {
 
 async function main(): Promise<number> {
   const serve = process.argv.includes('--serve');
+  // Ctrl-C / SIGTERM end the demo through process.exit, so its temp directory (test/support/temp.ts)
+  // goes too; while serving, the first Ctrl-C is the signal to stop (handled below).
+  for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
+    process.on(signal, () => { if (process.listenerCount(signal) === 1) process.exit(128 + n); });
+  }
   const demo = await startDemoRegistry();
   const { registry, configDir, root } = demo;
   // the CLI's disk cache (discovery, version lists, module downloads) stays in the demo's temp dir

@@ -15,9 +15,25 @@ async function main() {
   const untrusted = process.argv.includes('--untrusted');
   const coexist = process.argv.includes('--coexist');
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-electron-'));
-  // Whatever VS Code and the extension host put in a temp directory stays under state (removed below).
-  fs.mkdirSync(path.join(state, 'tmp'));
+  // Removed however the run ends: normally, on an error, or on Ctrl-C / SIGTERM.
+  const removeState = () => fs.rmSync(state, { recursive: true, force: true, maxRetries: 3 });
+  for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]]) process.once(signal, () => { removeState(); process.exit(128 + n); });
+  try {
+    return await runIn(state, untrusted, coexist);
+  } finally {
+    removeState();
+  }
+}
+
+async function runIn(state, untrusted, coexist) {
+  // Whatever VS Code and the extension host put in a temp directory stays under state, and so do
+  // the XDG directories (as in run-vscode-tests.js): the credentials-helper test installs its helper
+  // into $XDG_DATA_HOME/opentofu/plugins, which must never be the developer's own plugin directory.
+  for (const d of ['tmp', 'xdg/data', 'xdg/cache']) fs.mkdirSync(path.join(state, d), { recursive: true });
   process.env.TMPDIR = path.join(state, 'tmp');
+  process.env.XDG_CONFIG_HOME = path.join(state, 'xdg');
+  process.env.XDG_DATA_HOME = path.join(state, 'xdg/data');
+  process.env.XDG_CACHE_HOME = path.join(state, 'xdg/cache');
   const ws = path.join(state, 'ws');
   fs.cpSync(path.join(ROOT, 'test/fixtures/ws'), ws, { recursive: true });
   const userData = path.join(state, 'ud');
@@ -52,8 +68,7 @@ async function main() {
   }
   if (fs.existsSync(results)) process.stdout.write(fs.readFileSync(results, 'utf8'));
   else console.log('0 passed, 1 failed');
-  fs.rmSync(state, { recursive: true, force: true });
   return code;
 }
 
-main().then((c) => process.exit(c), (e) => { console.error(e); process.exit(2); });
+main().then((c) => process.exit(c), (e) => { console.error(e instanceof Error ? e.message : e); process.exit(2); });

@@ -136,6 +136,12 @@ if (require.main === module) {
     env: process.env,
     cwd: process.cwd(),
   };
+  // Ctrl-C / SIGTERM end the process through process.exit, so the temporary directories of a run
+  // still going are removed (engine/fstree/temp.ts). A command that stops cleanly on a signal
+  // (withInterrupt) gets the first one itself; a second one ends the process here.
+  for (const [signal, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
+    process.on(signal, () => { if (process.listenerCount(signal) === 1) process.exit(128 + n); });
+  }
   main(process.argv.slice(2), io).then(
     (code) => { process.exitCode = code; },
     (err) => { process.stderr.write(`tofu-registry: ${String(err)}\n`); process.exitCode = 1; },

@@ -11,6 +11,7 @@ import { backendOf, createEngine } from './editor/engineFactory';
 import { registerHover } from './editor/hover';
 import { registerFallbackLanguage } from './editor/language';
 import { RegistryLookup } from './editor/logic/lookup';
+import { redactingLog } from './editor/logic/redactedLog';
 import { registerMirrorCommand } from './editor/mirrorCommand';
 import { registerModuleMirrorCommand } from './editor/modMirrorCommand';
 import { registerLockFeatures } from './editor/lockFeatures';
@@ -40,7 +41,8 @@ export interface TofuRegistryApi {
 
 export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   const t0 = performance.now();
-  const log = vscode.window.createOutputChannel('OpenTofu Registry', { log: true });
+  // Every line of every feature is redacted here (user:password, signed query values), once.
+  const log = redactingLog(vscode.window.createOutputChannel('OpenTofu Registry', { log: true }));
   context.subscriptions.push(log);
   const cacheDir = vscode.Uri.joinPath(context.globalStorageUri, 'cache').fsPath;
   const settings = readSettings();

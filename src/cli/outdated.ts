@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { findConfigDirs } from '../engine/mirror/requirements';
 import { buildDependencyGraph, Dependency } from '../engine/deps';
+import { redactUrls, shownUrl } from '../engine/net/http-errors';
 import { CliIO, flag, parseArgs, printJson } from './common';
 import { withModuleResolver } from './resolverRun';
 
@@ -32,17 +33,17 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
       printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
     } else {
       printTable(io, deps, shown);
-      for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${e}\n`);
+      for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${redactUrls(e)}\n`);
     }
     return deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
   });
 }
 
-/** The public JSON shape of one dependency (field order as documented). */
+/** The public JSON shape of one dependency (field order as documented); a source's secrets hidden. */
 function toJson(d: Dependency, dir: string) {
   return {
-    dir, kind: d.kind, name: d.name, source: d.source, constraint: d.constraint, locked: d.locked,
-    selected: d.selected, newestMatching: d.newestMatching, newest: d.newest, status: d.status, message: d.message,
+    dir, kind: d.kind, name: d.name, source: shownUrl(d.source), constraint: d.constraint, locked: d.locked,
+    selected: d.selected, newestMatching: d.newestMatching, newest: d.newest, status: d.status, message: d.message === null ? null : redactUrls(d.message),
   };
 }
 
@@ -60,7 +61,7 @@ function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string)
   for (const r of rows) io.stdout(line(r));
   const notes = deps.filter((d) => d.message && d.status !== 'up-to-date');
   if (notes.length) io.stdout('\n');
-  for (const d of notes) io.stdout(`${shown(d.dir)}: ${d.kind} ${d.name}: ${d.message!.replace(/\s*\n\s*/g, ' ')}\n`);
+  for (const d of notes) io.stdout(`${shown(d.dir)}: ${d.kind} ${d.name}: ${redactUrls(d.message!).replace(/\s*\n\s*/g, ' ')}\n`);
   const outdated = deps.filter((d) => d.status === 'update-in-range' || d.status === 'update-out-of-range').length;
   const problems = deps.filter((d) => d.status !== 'up-to-date' && d.status !== 'update-in-range' && d.status !== 'update-out-of-range').length;
   io.stderr(`${deps.length} dependencies: ${outdated} outdated, ${problems} with problems\n`);

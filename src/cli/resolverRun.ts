@@ -1,10 +1,8 @@
 // Shared by the commands that read called modules (types check, outdated): one Engine from the
 // network flags, a ModuleResolver that fetches remote modules into the disk cache (--no-cache: a
 // temporary directory removed at the end), and the failure contract of every command.
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { promises as fs } from 'node:fs';
 import type { Engine } from '../engine/engine';
+import { makeTempDir, removeTempDir } from '../engine/fstree';
 import { ModuleResolver } from '../engine/modules/resolve';
 import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError } from './common';
 import { makeEngine } from './registry';
@@ -21,7 +19,7 @@ export async function withModuleResolver(
   try {
     engine = makeEngine(parsed, io, { networkAllowed: () => !offline });
     // --no-cache: remote modules still need a directory to be unpacked into; it goes at the end.
-    if (cacheDir === undefined) scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tofu-registry-'));
+    if (cacheDir === undefined) scratch = await makeTempDir('tofu-registry-');
     const resolver = new ModuleResolver({ engine, cacheDir: cacheDir ?? scratch, networkAllowed: () => !offline, timeoutMs });
     return await run(engine, resolver);
   } catch (err) {
@@ -29,6 +27,6 @@ export async function withModuleResolver(
     return reportFailure(io, err, json);
   } finally {
     await engine?.dispose();
-    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
+    if (scratch) await removeTempDir(scratch);
   }
 }

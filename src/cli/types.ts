@@ -14,6 +14,7 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { checkDirectory } from '../engine/modules/check';
+import { redactUrls } from '../engine/net/http-errors';
 import { convertText } from '../engine/types/text';
 import { jsonRange } from './inspect';
 import { CliIO, flag, parseArgs, printJson, UsageError, value } from './common';
@@ -37,17 +38,19 @@ async function runCheck(args: string[], io: CliIO): Promise<number> {
     if (!st?.isDirectory()) throw new Error(`${parsed.positionals[0]} is not a directory`);
     const result = await checkDirectory(dir, resolver);
     const errors = result.diagnostics.filter((d) => d.diagnostic.severity === 'error').length;
+    // Messages quote module sources and fetch errors: the last step before output hides their secrets.
+    const message = (d: { diagnostic: { message: string } }) => redactUrls(d.diagnostic.message);
     if (json) {
       printJson(io, {
         diagnostics: result.diagnostics.map((d) => ({
-          path: shown(d.path), range: jsonRange(d.diagnostic.range), severity: d.diagnostic.severity, message: d.diagnostic.message,
+          path: shown(d.path), range: jsonRange(d.diagnostic.range), severity: d.diagnostic.severity, message: message(d),
         })),
         variables: result.variables.map((v) => ({ path: shown(v.path), name: v.name, type: v.type })),
       });
     } else {
       for (const d of result.diagnostics) {
         const s = d.diagnostic.range.start;
-        io.stdout(`${shown(d.path)}:${s.line + 1}:${s.character + 1}: ${d.diagnostic.severity}: ${d.diagnostic.message.replace(/\s*\n\s*/g, ' ')}\n`);
+        io.stdout(`${shown(d.path)}:${s.line + 1}:${s.character + 1}: ${d.diagnostic.severity}: ${message(d).replace(/\s*\n\s*/g, ' ')}\n`);
       }
       if (!result.diagnostics.length) io.stderr(`${result.variables.length} variable(s) checked, no problems\n`);
     }

@@ -4,6 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+/** What the helper prints on stderr, in every mode: it must never reach a diagnostic or "Show log". */
+export const HELPER_STDERR_MARKER = 'IT-HELPER-STDERR-3e9d';
+
 export interface InstalledHelper {
   /** The CLI configuration naming the helper. */
   rc: string;
@@ -12,10 +15,17 @@ export interface InstalledHelper {
   calls(): string[][];
 }
 
-/** Installs the helper (answering `token` for `forHost`, or failing when mode is 'fail'); undefined without XDG_DATA_HOME. */
+/**
+ * Installs the helper (answering `token` for `forHost`, or failing when mode is 'fail'); undefined
+ * unless XDG_DATA_HOME lies in the runner's own state directory (the workspace's parent): a test
+ * must never put a program into the developer's real plugin directory.
+ */
 export function installHelper(dir: string, forHost: string, token: string, mode: 'ok' | 'fail' = 'ok'): InstalledHelper | undefined {
   const data = process.env.XDG_DATA_HOME;
-  if (!data) return undefined;
+  const ws = process.env.TOFU_REGISTRY_TEST_WORKSPACE;
+  if (!data || !ws) return undefined;
+  const inState = path.relative(path.dirname(path.resolve(ws)), path.resolve(data));
+  if (!inState || inState.startsWith('..') || path.isAbsolute(inState)) return undefined;
   const plugins = path.join(data, 'opentofu', 'plugins');
   fs.mkdirSync(plugins, { recursive: true });
   const program = path.join(plugins, 'terraform-credentials-ittest');
@@ -23,6 +33,7 @@ export function installHelper(dir: string, forHost: string, token: string, mode:
 const args = process.argv.slice(2);
 const opt = (k) => args[args.indexOf(k) + 1];
 require('fs').appendFileSync(opt('--log'), JSON.stringify(args) + '\\n');
+process.stderr.write('${HELPER_STDERR_MARKER} asked for ' + args.at(-1) + '\\n');
 if (opt('--mode') === 'fail') { process.stderr.write('it-helper: vault is sealed\\nSECOND-LINE-NOT-SHOWN\\n'); process.exit(3); }
 process.stdout.write(JSON.stringify(args.at(-1) === opt('--for') ? { token: ${JSON.stringify(token)} } : {}));
 `);

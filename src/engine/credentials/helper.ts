@@ -4,25 +4,25 @@
 // directories win a tie) in the plugin directories; it is run directly (no shell) as
 // `PROGRAM [ARGS...] get HOST` with HOST in ASCII form, and answers `{"token": "…"}` on stdout
 // (`{}`: no credentials for that host). Unlike OpenTofu we bound it: a timeout, capped output, and
-// only the first line of its stderr, cleaned, goes into the error (never into a log).
+// its stderr is never read — a helper may print secrets or a vault's state there, and our errors
+// end up in logs (the editor's, CI's) — so errors name the failure, never what it printed.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { redactUrls } from '../net/http-errors';
 import { compareVersions, parseVersion, ParsedVersion } from '../versions/version';
 
 export const HELPER_TIMEOUT_MS = 10_000;
 const MAX_STDOUT = 64 * 1024;
 
-/**
- * A helper that gave no answer. `message` says why, with at most the cleaned first line of its
- * stderr (for the error a user sees); `reason` says why without anything the helper printed (for logs).
- */
+/** A helper that gave no answer: `message` (= `reason`) says why, with nothing the helper printed. */
 export class CredentialsHelperError extends Error {
-  constructor(readonly reason: string, said = '') {
-    super(said ? `${reason}: ${said}` : reason);
+  constructor(readonly reason: string) {
+    super(reason);
   }
 }
+
+// Where to look instead, since its own message is not shown.
+const BY_HAND = 'its error output is not shown: run it by hand to see why';
 
 /**
  * The program for `credentials_helper "NAME"`, or undefined: files named terraform-credentials-*
@@ -53,14 +53,6 @@ export function findCredentialsHelper(name: string, dirs: string[]): string | un
   return best?.path;
 }
 
-/** The first non-empty line of a helper's stderr, without control characters, URLs' secrets, or excess length. */
-export function firstLine(text: string): string {
-  const line = text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split(/\r?\n/).map((l) => l.trim()).find((l) => l) ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = redactUrls(line.replace(/[\x00-\x1f\x7f]/g, ' '));
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
-}
-
 export interface HelperRunOptions {
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -75,29 +67,27 @@ export function runCredentialsHelper(program: string, args: string[], host: stri
   const timeoutMs = opts.timeoutMs ?? HELPER_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const fail = (why: string, said = '') => { if (!settled) { settled = true; reject(new CredentialsHelperError(why, said)); } };
+    const fail = (why: string) => { if (!settled) { settled = true; reject(new CredentialsHelperError(why)); } };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(program, [...args, 'get', host], { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env, shell: false, windowsHide: true });
+      // stderr goes nowhere: not to our terminal, not into memory, not into an error.
+      child = spawn(program, [...args, 'get', host], { stdio: ['ignore', 'pipe', 'ignore'], env: opts.env ?? process.env, shell: false, windowsHide: true });
     } catch (err) {
       return fail(`could not be started: ${(err as Error).message}`);
     }
     const out: Buffer[] = [];
     let outBytes = 0;
-    let err = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); fail(`did not answer within ${timeoutMs / 1000} s`); }, timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       outBytes += d.length;
       if (outBytes > MAX_STDOUT) { child.kill('SIGKILL'); fail(`printed more than ${MAX_STDOUT / 1024} KiB`); } else out.push(d);
     });
-    child.stderr!.on('data', (d: Buffer) => { if (err.length < 4096) err += d.toString('utf8'); });
     child.on('error', (e: NodeJS.ErrnoException) => { clearTimeout(timer); fail(`could not be started: ${e.code ?? e.message}`); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (settled) return;
-      const said = firstLine(err);
-      if (signal) return fail(`was killed by ${signal}`, said);
-      if (code !== 0) return fail(`exited with code ${code}${said ? '' : ', and printed no error message'}`, said);
+      if (signal) return fail(`was killed by ${signal} (${BY_HAND})`);
+      if (code !== 0) return fail(`exited with code ${code} (${BY_HAND})`);
       let doc: unknown;
       try { doc = JSON.parse(Buffer.concat(out).toString('utf8')); } catch { doc = undefined; }
       if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return fail('printed malformed output (expected a JSON object such as {"token": "…"})');

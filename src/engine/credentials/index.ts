@@ -166,9 +166,9 @@ export class CredentialStore {
         this.log('debug', `${source} ${token ? 'gave a token' : 'has no credentials'} for ${h}`);
         return { kind: 'helper', source, ...(token ? { token } : {}) };
       }, (err: unknown): HostCredential => {
-        const error = err instanceof CredentialsHelperError ? err.message : `failed: ${String(err)}`;
-        // The log gets the reason only: whatever the helper printed stays out of it.
-        this.log('warn', `${source} gave no token for ${h}: ${err instanceof CredentialsHelperError ? err.reason : 'failed'}`);
+        // The reason only (exit code, timeout, bad JSON): what the helper printed is never read.
+        const error = err instanceof CredentialsHelperError ? err.reason : 'failed';
+        this.log('warn', `${source} gave no token for ${h}: ${error}`);
         this.helperAnswers.set(h, { answer, expires: Date.now() + Math.min(30_000, this.opts.helperCacheMs ?? 30_000) });
         return { kind: 'helper', source, error };
       });

@@ -26,3 +26,28 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return results;
 }
+
+/** Runs `fn` when a slot is free: at most `limit` of the functions given to it run at once. */
+export type Limiter = <R>(fn: () => Promise<R>) => Promise<R>;
+
+/**
+ * A limit shared by callers that cannot pass one list to mapLimit (a recursive walk reading many
+ * directories at once): functions start in the order given. Only for leaf work (a read, a stat) —
+ * a function that waits for another one under the same limiter could wait forever.
+ */
+export function createLimiter(limit: number): Limiter {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  const done = () => {
+    active--;
+    waiting.shift()?.();
+  };
+  return <R>(fn: () => Promise<R>) => new Promise<R>((resolve, reject) => {
+    const start = () => {
+      active++;
+      Promise.resolve().then(fn).then(resolve, reject).finally(done);
+    };
+    if (active < limit) start();
+    else waiting.push(start);
+  });
+}

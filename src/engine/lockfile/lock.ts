@@ -7,9 +7,9 @@
 // every provider of that directory succeeded and the bytes differ. Providers the lock has but the
 // configuration no longer requires are kept, as `tofu providers lock` keeps them.
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Engine } from '../engine';
+import { makeTempDir, removeTempDir } from '../fstree';
 import { writeFileAtomic } from '../mirror/outdir';
 import { isPlatform } from '../mirror/paths';
 import { MirrorStepError } from '../mirror/sources';
@@ -72,7 +72,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const failed: LockFailure[] = [];
   const notes: string[] = [];
-  const tempDir = await fs.mkdtemp(join(tmpdir(), 'tofu-registry-lock-'));
+  const tempDir = await makeTempDir('tofu-registry-lock-');
   const fail = (f: LockFailure[]) => {
     if (!f.length) return;
     failed.push(...f);
@@ -162,7 +162,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
     failed.sort((a, b) => compareStrings(a.dir, b.dir) || compareStrings(a.provider, b.provider) || compareStrings(a.version, b.version) || compareStrings(a.platform, b.platform));
     return { lockFiles, failed, notes: [...new Set(notes)], archivesDownloaded: gatherer.downloaded.archives, bytesDownloaded: gatherer.downloaded.bytes };
   } finally {
-    await fs.rm(tempDir, { recursive: true, force: true });
+    await removeTempDir(tempDir);
   }
 }
 

@@ -10,8 +10,10 @@ import * as path from 'node:path';
 import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
+import { createLimiter, FS_CONCURRENCY, Limiter, mapLimit, readText } from '../fstree';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
 import type { ModuleRequest } from '../modules/resolve';
+import { redactUrls, shownUrl } from '../net/http-errors';
 import { compareStrings } from '../types/model';
 import { tryParseConstraint } from '../versions';
 
@@ -79,28 +81,35 @@ export function problemText(e: RequirementProblem): string {
 
 interface LocalRequirement { source?: string; constraint: string | null; range: Range; file: string; override: boolean }
 
+// What reading one module contributes to the result, in the order a sequential depth-first walk
+// adds it: modules are read in parallel, then replayed in this order, so every list in the result
+// (files, errors, modules, each provider's origins and constraints) is the same as one at a time.
+type Op =
+  | { kind: 'error'; problem: RequirementProblem }
+  | { kind: 'file'; path: string }
+  | { kind: 'require'; addr: ProviderAddress; origin: ConstraintOrigin }
+  | { kind: 'module'; entry: { path: string; dir: string; source: string }; ops: Op[] };
+
+/** Child modules of one module read at a time (each level; file reads share one limit below). */
+const CHILD_CONCURRENCY = 8;
+
 /** Reads the module tree rooted at `dir`; never throws for configuration problems (see `errors`). */
 export async function collectProviderRequirements(dir: string, opts: CollectOptions = {}): Promise<ProviderRequirements> {
   const root = path.resolve(dir);
   const result: ProviderRequirements = { dir: root, providers: [], builtIn: [], modules: [], errors: [], files: [] };
-  const byAddress = new Map<string, RequiredProviderInfo>();
-  const builtIn = new Set<string>();
-  const require = (addr: ProviderAddress, origin: ConstraintOrigin) => {
-    if (isBuiltInProvider(addr)) { builtIn.add(addr.address); return; }
-    if (addr.namespace === '-') return; // legacy provider addresses never take part in locking
-    const e = byAddress.get(addr.address) ?? { address: addr.address, provider: addr, constraints: [], origins: [] };
-    e.origins.push(origin);
-    if (origin.constraint !== null) e.constraints.push(origin.constraint);
-    byAddress.set(addr.address, e);
-  };
-  const visit = async (moduleDir: string, modulePath: string, depth: number, chain: string[]): Promise<void> => {
-    const files = await readModuleFiles(moduleDir, opts.overlay, result);
+  // One bound on the file reads of the whole tree, however many modules are read at once.
+  const io = createLimiter(FS_CONCURRENCY);
+  const visit = async (moduleDir: string, modulePath: string, depth: number, chain: string[]): Promise<Op[]> => {
+    const ops: Op[] = [];
+    const error = (problem: RequirementProblem) => { ops.push({ kind: 'error', problem }); };
+    const require = (addr: ProviderAddress, origin: ConstraintOrigin) => { ops.push({ kind: 'require', addr, origin }); };
+    const files = await readModuleFiles(moduleDir, opts.overlay, ops, io);
     const local = new Map<string, LocalRequirement>();
     for (const f of files) {
       for (const rp of extractFile(f.file, f.text).requiredProviders) {
         const prev = local.get(rp.name);
         if (prev && !f.override) {
-          result.errors.push({ message: `Duplicate required provider "${rp.name}" (also required at ${prev.file}:${prev.range.start.line + 1})`, file: f.path, range: rp.nameRange });
+          error({ message: `Duplicate required provider "${rp.name}" (also required at ${prev.file}:${prev.range.start.line + 1})`, file: f.path, range: rp.nameRange });
           continue;
         }
         local.set(rp.name, {
@@ -114,14 +123,14 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
         const r = local.get(localName);
         return r?.source !== undefined ? parseProviderSource(r.source) : impliedProvider(localName);
       } catch (err) {
-        result.errors.push({ message: `provider "${localName}": ${(err as Error).message}`, file, range });
+        error({ message: `provider "${localName}": ${(err as Error).message}`, file, range });
         return undefined;
       }
     };
     const checked = (constraint: string | null, file: string, range: Range): string | null => {
       if (constraint === null) return null;
       const parsed = tryParseConstraint(constraint, 'provider');
-      if ('error' in parsed) { result.errors.push({ message: parsed.error, file, range }); return null; }
+      if ('error' in parsed) { error({ message: parsed.error, file, range }); return null; }
       return constraint;
     };
     for (const [name, r] of local) {
@@ -152,28 +161,41 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
         }
       }
     }
-    for (const c of calls) {
+    const children = await mapLimit(calls, CHILD_CONCURRENCY, async (c): Promise<Op> => {
       const childPath = modulePath ? `${modulePath}.${c.name}` : c.name;
-      if (depth >= (opts.maxDepth ?? 32)) {
-        result.errors.push({ message: `module "${childPath}": modules nested more than ${opts.maxDepth ?? 32} deep`, file: c.file, range: c.range });
-        continue;
-      }
+      const problem = (message: string): Op => ({ kind: 'error', problem: { message, file: c.file, range: c.range } });
+      if (depth >= (opts.maxDepth ?? 32)) return problem(`module "${childPath}": modules nested more than ${opts.maxDepth ?? 32} deep`);
       let childDir: string;
       try {
         childDir = await moduleDirOf(moduleDir, c, opts.resolver);
       } catch (err) {
-        result.errors.push({ message: `module "${childPath}" (${c.source}) could not be read, so its providers are unknown: ${(err as Error).message}`, file: c.file, range: c.range });
-        continue;
+        return problem(`module "${childPath}" (${shownUrl(c.source)}) could not be read, so its providers are unknown: ${redactUrls((err as Error).message)}`);
       }
-      if (chain.includes(childDir)) {
-        result.errors.push({ message: `module "${childPath}" calls itself (${childDir})`, file: c.file, range: c.range });
-        continue;
+      if (chain.includes(childDir)) return problem(`module "${childPath}" calls itself (${childDir})`);
+      return { kind: 'module', entry: { path: childPath, dir: childDir, source: c.source }, ops: await visit(childDir, childPath, depth + 1, [...chain, childDir]) };
+    });
+    ops.push(...children);
+    return ops;
+  };
+
+  const byAddress = new Map<string, RequiredProviderInfo>();
+  const builtIn = new Set<string>();
+  const replay = (ops: Op[]): void => {
+    for (const op of ops) {
+      if (op.kind === 'error') result.errors.push(op.problem);
+      else if (op.kind === 'file') result.files.push(op.path);
+      else if (op.kind === 'module') { result.modules.push(op.entry); replay(op.ops); } else {
+        const { addr, origin } = op;
+        if (isBuiltInProvider(addr)) { builtIn.add(addr.address); continue; }
+        if (addr.namespace === '-') continue; // legacy provider addresses never take part in locking
+        const e = byAddress.get(addr.address) ?? { address: addr.address, provider: addr, constraints: [], origins: [] };
+        e.origins.push(origin);
+        if (origin.constraint !== null) e.constraints.push(origin.constraint);
+        byAddress.set(addr.address, e);
       }
-      result.modules.push({ path: childPath, dir: childDir, source: c.source });
-      await visit(childDir, childPath, depth + 1, [...chain, childDir]);
     }
   };
-  await visit(root, '', 0, [root]);
+  replay(await visit(root, '', 0, [root]));
   result.providers = [...byAddress.values()].sort((a, b) => compareStrings(a.address, b.address));
   result.builtIn = [...builtIn].sort();
   return result;
@@ -181,26 +203,29 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
 
 interface ModuleFile { path: string; text: string; file: ConfigFile; override: boolean }
 
-/** The module's configuration files (`.tofu` precedence applied), override files last. */
-async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string> | undefined, result: ProviderRequirements): Promise<ModuleFile[]> {
+/** The module's configuration files (`.tofu` precedence applied), override files last; read in parallel, recorded in name order. */
+async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string> | undefined, ops: Op[], io: Limiter): Promise<ModuleFile[]> {
   let names: string[];
   try {
-    names = (await fs.readdir(dir, { withFileTypes: true }))
+    names = (await io(() => fs.readdir(dir, { withFileTypes: true })))
       .filter((e) => (e.isFile() || e.isSymbolicLink()) && isConfigFileName(e.name)).map((e) => path.join(dir, e.name)).sort();
   } catch (err) {
-    result.errors.push({ message: `cannot read module directory ${dir}: ${(err as Error).message}` });
+    ops.push({ kind: 'error', problem: { message: `cannot read module directory ${dir}: ${(err as Error).message}` } });
     return [];
   }
+  const used = applyTofuPrecedence(names).used;
+  const texts = await mapLimit(used, FS_CONCURRENCY, (p) => {
+    const text = overlay?.get(p);
+    return text !== undefined ? Promise.resolve(text) : io(() => readText(p)).catch((err: Error) => err);
+  });
   const out: ModuleFile[] = [];
-  for (const p of applyTofuPrecedence(names).used) {
-    let text = overlay?.get(p);
-    if (text === undefined) {
-      try { text = await fs.readFile(p, 'utf8'); } catch (err) {
-        result.errors.push({ message: `cannot read ${p}: ${(err as Error).message}`, file: p });
-        continue;
-      }
+  for (const [i, p] of used.entries()) {
+    const text = texts[i];
+    if (text instanceof Error) {
+      ops.push({ kind: 'error', problem: { message: `cannot read ${p}: ${text.message}`, file: p } });
+      continue;
     }
-    result.files.push(p);
+    ops.push({ kind: 'file', path: p });
     out.push({ path: p, text, file: parseConfig(text, p), override: isOverrideFile(p) });
   }
   return [...out.filter((f) => !f.override), ...out.filter((f) => f.override)];

@@ -1,10 +1,9 @@
 // The module mirror's entry point, shared by `tofu-registry mirror-modules` and "OpenTofu: Mirror
 // modules": configuration directories → registry module calls (recursively through the packages)
 // → the versions tofu init would select → a static modules.v1 site in OUT/modules/HOST/.
-import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { hostnameToASCII } from '../addresses';
+import { makeTempDir, removeTempDir } from '../fstree';
 import { parseVersion, compareVersions } from '../versions/version';
 import { cmp, MirrorRun, ModMirrorEngine, RunOptions } from './run';
 import { moduleHostBlocks } from './report';
@@ -30,7 +29,7 @@ export interface MirrorModulesOptions extends RunOptions {
 
 export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleMirrorReport> {
   const out = resolve(opts.out);
-  const work = await fs.mkdtemp(join(tmpdir(), 'tofu-registry-modmirror-'));
+  const work = await makeTempDir('tofu-registry-modmirror-');
   try {
     const site = await ModuleSite.open(out, work);
     let run: MirrorRun;
@@ -51,7 +50,7 @@ export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleM
       hosts,
     };
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    await removeTempDir(work);
   }
 }
 

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine';
 import { parseModuleSource, splitSubdir } from '../addresses/module-source';
+import { redactUrls, shownUrl } from '../net/http-errors';
 import { selectVersions } from '../versions';
 import { engineCaCertificates, fetchModule, FetchOptions } from './fetch';
 import { loadModuleInterface, ModuleInterface } from './variables';
@@ -74,6 +75,8 @@ export class ModuleResolver {
 
   private async doResolve(req: ModuleRequest): Promise<ResolvedModule> {
     const src = parseModuleSource(req.source);
+    // A source may carry user:password or a signed query: messages show it redacted.
+    const shown = shownUrl(req.source);
     if (src.kind === 'local') {
       const dir = path.resolve(req.callerDir, src.path);
       const st = await fs.stat(dir).catch(() => undefined);
@@ -87,14 +90,14 @@ export class ModuleResolver {
       if ((await fs.stat(dir).catch(() => undefined))?.isDirectory()) return { dir, via: 'local', iface: await loadModuleInterface(dir) };
       const copy = await findInstalled(req);
       if (copy) return { dir: copy.dir, via: 'installed', iface: await loadModuleInterface(copy.dir) };
-      throw new Error(`module directory ${req.source} does not exist (${dir})`);
+      throw new Error(`module directory ${shown} does not exist (${redactUrls(dir)})`);
     }
     const installed = await findInstalled(req);
     if (installed) return { dir: installed.dir, via: 'installed', version: installed.version, iface: await loadModuleInterface(installed.dir) };
-    if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(req.source)}: ${src.error ?? 'unrecognised'}`);
+    if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(shown)}: ${redactUrls(src.error ?? 'unrecognised')}`);
     const { engine, cacheDir } = this.opts;
-    if (!engine || !cacheDir) throw new Error(`module ${req.source} is not installed (run tofu init) and no download cache is configured`);
-    if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${req.source} is not installed, and network access is disabled`);
+    if (!engine || !cacheDir) throw new Error(`module ${shown} is not installed (run tofu init) and no download cache is configured`);
+    if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${shown} is not installed, and network access is disabled`);
     const fetchOpts: FetchOptions = {
       http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes,
       caCertificates: engineCaCertificates(engine),
@@ -109,14 +112,17 @@ export class ModuleResolver {
       const loc = await engine.resolveDownloadLocation(src, sel.selected);
       let location = loc.location;
       if (src.subdir) location = addSubdir(location, src.subdir);
-      const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}`, fetchOpts);
+      // Keyed like the registry's answers (engine.answerContext): a package fetched where another
+      // `host` block, CA, proxy or credentials source pointed is never served for this one.
+      const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}|${engine.answerContext([src.host])}`, fetchOpts);
       return { dir, via: 'registry', version: loc.version, iface: await loadModuleInterface(dir) };
     }
     if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github' || src.kind === 'bitbucket') {
-      const dir = await fetchModule(req.source, req.source, fetchOpts);
+      // The source names where it comes from; the trust (CAs, proxy) it was fetched under is in the key too.
+      const dir = await fetchModule(req.source, `${req.source}|${engine.answerContext([])}`, fetchOpts);
       return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
     }
-    throw new Error(`cannot read the variables of module source ${req.source}: ${src.description} sources are not supported`);
+    throw new Error(`cannot read the variables of module source ${shown}: ${src.description} sources are not supported`);
   }
 }
 
@@ -136,8 +142,8 @@ export function sharedModuleReader(resolver: ModuleResolver | undefined, opts: {
     async resolve(req: ModuleRequest) {
       const installed = await findInstalled(req);
       if (installed) return { dir: installed.dir };
-      if (!resolver || !memo) throw new Error(`module ${req.source} is not installed (run tofu init)`);
-      if (opts.fetch === false) throw new Error(`module ${req.source} is not installed, and registry lookups are disabled`);
+      if (!resolver || !memo) throw new Error(`module ${shownUrl(req.source)} is not installed (run tofu init)`);
+      if (opts.fetch === false) throw new Error(`module ${shownUrl(req.source)} is not installed, and registry lookups are disabled`);
       if (parseModuleSource(req.source).kind === 'local') return resolver.resolve(req);
       const key = JSON.stringify([req.source, req.version ?? '']);
       let dir = memo.get(key);

@@ -6,7 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findConfigFiles, findConfigFilesSync } from '../../../src/engine/config';
-import { mapLimit, readText, readTextCapped, walkTree, walkTreeSync } from '../../../src/engine/fstree';
+import { createLimiter, mapLimit, readText, readTextCapped, walkTree, walkTreeSync } from '../../../src/engine/fstree';
 import { findConfigDirs } from '../../../src/engine/mirror';
 import { tempDir } from '../../support/temp';
 
@@ -50,6 +50,31 @@ test('mapLimit: results in input order, never more than the limit in flight, the
     return n;
   }), /boom 2/);
   assert.ok(started.length < 6, `no new work after the failure (started ${started.join(',')})`);
+});
+
+test('createLimiter: one bound shared by many callers, started in order, failures passed to their caller only', async () => {
+  const io = createLimiter(3);
+  let inFlight = 0;
+  let peak = 0;
+  const started: number[] = [];
+  const job = (i: number) => io(async () => {
+    started.push(i);
+    peak = Math.max(peak, ++inFlight);
+    await sleep(i % 4);
+    inFlight--;
+    if (i === 5) throw new Error('five');
+    return i * 10;
+  });
+  // Two callers at once, as two modules of a tree reading their files.
+  const [a, b] = await Promise.all([
+    Promise.allSettled([0, 1, 2, 3, 4, 5].map(job)),
+    Promise.all([6, 7, 8, 9].map(job)),
+  ]);
+  assert.equal(peak, 3);
+  assert.deepEqual(started, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(a.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [0, 10, 20, 30, 40, 'five']);
+  assert.deepEqual(b, [60, 70, 80, 90]);
+  assert.equal(await io(() => { throw new Error('sync throw'); }).catch((e: Error) => e.message), 'sync throw');
 });
 
 test('walkTree: each directory read once, descend filter and depth, symbolic links to directories not followed', async () => {

@@ -1,14 +1,15 @@
 // tofu-registry lock: the exact JSON shape (a public contract), exit codes, progress on stderr, the
 // disk cache across runs, --upgrade, the default platform, and a run killed half-way (the lock file
-// is left byte for byte).
+// is left byte for byte; its temp directory is removed unless the kill was SIGKILL).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli';
 import { h1OfZip } from '../../../src/engine/mirror/hash';
 import { HOST_PLATFORM } from '../../support/platform';
+import { tempDir } from '../../support/temp';
 import { KNOWN, LockFixture, snapshot, startLockFixture } from './fixture';
 
 let fx: LockFixture;
@@ -121,29 +122,43 @@ test('lock: usage errors exit 2 with one line; failures exit 1 and name the step
   assert.equal(human.stdout.match(/is not available for solaris_sparc/g)?.length, 1, human.stdout);
 });
 
-test('a lock run killed while an archive downloads leaves the lock file byte for byte', async () => {
-  const dir = oneProvider();
-  const lockFile = join(dir, '.terraform.lock.hcl');
-  writeFileSync(lockFile, fx.here(readFileSync(join(KNOWN, 'existing-lock', 'lock-before.hcl'), 'utf8')));
-  const before = snapshot(lockFile);
-  fx.files.fault('terraform-provider-fake_1.0.0_windows_amd64.zip', { kind: 'hang' });
-  try {
-    fx.reg.server.resetLog();
-    const cli = resolve(__dirname, '../../../src/cli.js');
-    // A killed run cannot remove its scratch directory: give it one inside this test's temp dir.
-    const childTmp = join(fx.root, 'killed-tmp');
-    mkdirSync(childTmp);
-    const child = spawn(process.execPath, [cli, 'lock', '--platform', 'windows_amd64', '--ca-file', fx.reg.caCertPath, '--no-cache', dir],
-      { env: { HOME: '/nonexistent', PATH: process.env.PATH, TMPDIR: childTmp }, stdio: 'ignore' });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const t0 = Date.now();
-    while (!fx.archiveRequests().length && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(fx.archiveRequests().length, 1, 'the child reached the archive download');
-    child.kill('SIGKILL');
-    await exited;
-    assert.deepEqual(snapshot(lockFile), before);
-    assert.deepEqual(readdirSync(dir).sort(), ['.terraform.lock.hcl', 'main.tf'], 'no temp file beside it');
-  } finally {
-    fx.files.fault('terraform-provider-fake_1.0.0_windows_amd64.zip', undefined);
-  }
-});
+/** Starts `tofu-registry lock` in a process of its own, with its own TMPDIR, once it is downloading the (hanging) archive. */
+async function lockProcessAtDownload(dir: string) {
+  const childTmp = tempDir('lock-child-tmp-');
+  const cli = resolve(__dirname, '../../../src/cli.js');
+  const child = spawn(process.execPath, [cli, 'lock', '--platform', 'windows_amd64', '--ca-file', fx.reg.caCertPath, '--no-cache', dir],
+    { env: { HOME: '/nonexistent', PATH: process.env.PATH, TMPDIR: childTmp }, stdio: 'ignore' });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const t0 = Date.now();
+  while (!fx.archiveRequests().length && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(fx.archiveRequests().length, 1, 'the child reached the archive download');
+  assert.equal(readdirSync(childTmp).filter((n) => n.startsWith('tofu-registry-lock-')).length, 1, 'the run has its temp directory');
+  return { child, exited, childTmp };
+}
+
+for (const signal of ['SIGKILL', 'SIGINT', 'SIGTERM'] as const) {
+  test(`a lock run ended by ${signal} while an archive downloads leaves the lock file byte for byte${signal === 'SIGKILL' ? '' : ', and no temp directory'}`, async () => {
+    const dir = oneProvider();
+    const lockFile = join(dir, '.terraform.lock.hcl');
+    writeFileSync(lockFile, fx.here(readFileSync(join(KNOWN, 'existing-lock', 'lock-before.hcl'), 'utf8')));
+    const before = snapshot(lockFile);
+    fx.files.fault('terraform-provider-fake_1.0.0_windows_amd64.zip', { kind: 'hang' });
+    try {
+      fx.reg.server.resetLog();
+      const { child, exited, childTmp } = await lockProcessAtDownload(dir);
+      child.kill(signal);
+      const code = await exited;
+      assert.deepEqual(snapshot(lockFile), before);
+      assert.deepEqual(readdirSync(dir).sort(), ['.terraform.lock.hcl', 'main.tf'], 'no temp file beside it');
+      if (signal === 'SIGKILL') {
+        // Nothing can run on SIGKILL: its temp directory stays (in the TMPDIR this test removes).
+        assert.equal(code, null);
+      } else {
+        assert.equal(code, 1, 'cancelled: the run stops cleanly and says so');
+        assert.deepEqual(readdirSync(childTmp), [], 'the temp directory of the run is gone');
+      }
+    } finally {
+      fx.files.fault('terraform-provider-fake_1.0.0_windows_amd64.zip', undefined);
+    }
+  });
+}

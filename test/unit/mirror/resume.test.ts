@@ -65,7 +65,7 @@ test('a killed CLI process leaves a valid mirror that the next run completes', a
   const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
   const child = spawn(process.execPath, [cli, 'mirror', '--json', '--out', out, '--concurrency', '2',
     '--ca-file', fx.reg.caCertPath, ...PLATFORMS.flatMap((p) => ['--platform', p]), dir],
-  { env: { HOME: fx.root, PATH: process.env.PATH }, stdio: 'ignore' });
+  { env: { HOME: fx.root, PATH: process.env.PATH, TMPDIR: process.env.TMPDIR }, stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   // Wait until the child has placed at least one archive, then kill it mid-run.
   const deadline = Date.now() + 20_000;
@@ -101,7 +101,7 @@ test('Ctrl+C (SIGINT) stops the CLI cleanly: JSON report with cancelled archives
   const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
   const child = spawn(process.execPath, [cli, 'mirror', '--json', '--no-cache', '--out', out, '--concurrency', '2',
     '--ca-file', fx.reg.caCertPath, ...PLATFORMS.flatMap((p) => ['--platform', p]), dir],
-  { env: { HOME: fx.root, PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'ignore'] });
+  { env: { HOME: fx.root, PATH: process.env.PATH, TMPDIR: process.env.TMPDIR }, stdio: ['ignore', 'pipe', 'ignore'] });
   let stdout = '';
   child.stdout!.on('data', (d) => { stdout += d; });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

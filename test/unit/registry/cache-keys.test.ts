@@ -1,6 +1,7 @@
 // The disk cache is keyed by everything that changes an answer, one test per dimension: the CAs
 // trusted (by file content), the proxy, where a host's credentials come from, the CLI
-// configuration's host block and provider_installation. Each test caches an answer under one
+// configuration's host block and provider_installation (also for module packages fetched from a
+// registry). Each test caches an answer under one
 // setting, changes only that setting, and shows a new engine over the same cache directory asks
 // again (or fails as it must) instead of serving the old answer; and that the same setting reuses it.
 import { test } from 'node:test';
@@ -11,11 +12,13 @@ import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { EngineOptions } from '../../../src/engine/engine';
+import { ModuleResolver } from '../../../src/engine/modules/resolve';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { sendJson } from '../../support/https-server';
 import { testEngine, withRegistry } from '../../support/registry-helpers';
 import type { TestRegistry } from '../../support/registry-server';
 import { tempDir } from '../../support/temp';
+import { tarGz } from '../types/archives';
 
 const MODULE = (reg: TestRegistry) => `${reg.host}/acme/network/aws`;
 
@@ -123,6 +126,37 @@ test('cache key: the host block — other services URL, other answer; the same b
   block('/alt2/modules/');
   assert.deepEqual(await listWith(reg, { cacheDir, cliConfigFile: rc }), { versions: ['3.0.0'], cached: false, requests: 1 });
   assert.equal((await listWith(reg, { cacheDir })).versions.length, 9);
+}));
+
+test('cache key: a fetched module package — another host block, another package; the same block reuses it', () => withRegistry({}, async (reg) => {
+  const dir = tempDir('cache-modpkg-');
+  const cacheDir = join(dir, 'cache');
+  const archive = (variable: string) => tarGz([{ name: 'variables.tf', data: `variable "${variable}" {}\n` }]);
+  // The origin registry and another one (what a `host` block points modules.v1 at) publish the
+  // same address and version with different packages.
+  reg.addModule({ namespace: 'keyed', name: 'pkg', system: 'aws', versions: ['1.0.0'], location: () => ({ kind: 'header', location: '/archives/keyed-origin.tar.gz' }) });
+  reg.addFile('/archives/keyed-origin.tar.gz', archive('from_origin'), 'application/gzip');
+  reg.addFile('/archives/keyed-alt.tar.gz', archive('from_alt'), 'application/gzip');
+  reg.server.route('/alt/modules/keyed/pkg/aws/versions', (_req, res) => sendJson(res, 200, { modules: [{ versions: [{ version: '1.0.0' }] }] }));
+  reg.server.route('/alt/modules/keyed/pkg/aws/1.0.0/download', (_req, res) => { res.writeHead(204, { 'X-Terraform-Get': '/archives/keyed-alt.tar.gz' }); res.end(); });
+  const rc = join(dir, 'tofurc');
+  writeFileSync(rc, `host "${reg.host}" {\n  services = { "modules.v1" = "${reg.origin}/alt/modules/" }\n}\n`);
+  const variablesWith = async (options: EngineOptions) => {
+    const engine = testEngine(reg, { cacheDir, ...options });
+    try {
+      const m = await new ModuleResolver({ engine, cacheDir }).resolve({ callerDir: dir, name: 'm', source: `${reg.host}/keyed/pkg/aws`, version: '1.0.0' });
+      return m.iface.variables.map((v) => v.name);
+    } finally {
+      await engine.dispose();
+    }
+  };
+  assert.deepEqual(await variablesWith({}), ['from_origin']);
+  assert.deepEqual(await variablesWith({ cliConfigFile: rc }), ['from_alt'], 'not the package fetched from the origin');
+  assert.deepEqual(await variablesWith({ cliConfigFile: rc }), ['from_alt']);
+  assert.deepEqual(await variablesWith({}), ['from_origin']);
+  // Each package was fetched once: the same settings reuse it from the disk cache.
+  assert.equal(reg.server.count('/archives/keyed-origin.tar.gz'), 1);
+  assert.equal(reg.server.count('/archives/keyed-alt.tar.gz'), 1);
 }));
 
 test('cache key: provider_installation — another network mirror, another answer', () => withRegistry({}, async (reg) => {

@@ -130,7 +130,7 @@ test('cli usage errors exit 2; NODE_EXTRA_CA_CERTS is honoured', () => withRegis
 test('cli as a real process (compiled): exit codes', () => withRegistry({}, async (reg) => {
   const cli = join(__dirname, '..', '..', '..', 'src', 'cli.js');
   const go = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { env: { HOME: '/nonexistent', XDG_CACHE_HOME: freshDir(), PATH: process.env.PATH } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env: { HOME: '/nonexistent', XDG_CACHE_HOME: freshDir(), PATH: process.env.PATH, TMPDIR: process.env.TMPDIR } }, (err, stdout, stderr) => {
       resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr });
     });
   });

@@ -12,6 +12,8 @@ import { testEngine, withRegistry } from '../../support/registry-helpers';
 import { tempDir } from '../../support/temp';
 
 const TOKEN = 'HELPER-T0KEN-9f3a';
+// What every helper here prints on stderr, in every mode: it must never appear in an error or a log.
+const STDERR_MARKER = 'STDERR-MARKER-5b7e';
 
 // The helper: a Node script (absolute interpreter path, so it needs no PATH). Its behaviour comes
 // from its arguments, as a real helper's would: --log FILE records every call, --mode picks the answer.
@@ -21,6 +23,7 @@ const opt = (k) => args[args.indexOf(k) + 1];
 require('fs').appendFileSync(opt('--log'), JSON.stringify(args) + '\\n');
 const [verb, host] = args.slice(-2);
 const mode = opt('--mode');
+process.stderr.write('${STDERR_MARKER} vault: ' + mode + '\\n');
 if (verb !== 'get') { process.stderr.write('unsupported verb ' + verb + '\\n'); process.exit(1); }
 if (mode === 'fail') { process.stderr.write('\\x1b[31mvault: permission denied\\x1b[0m for secret/tf\\nsecond line SECOND-LINE-SECRET\\n'); process.exit(3); }
 if (mode === 'bad-json') { process.stdout.write('token: nope'); process.exit(0); }
@@ -103,19 +106,20 @@ test('helper: the newest terraform-credentials-NAME_vX.Y.Z wins over older and u
   assert.equal(await store.tokenFor('v.example'), 'token-from-2.0.0');
 });
 
-test('helper: a failing helper (exit code) is named in the 401 with its first stderr line, cleaned; the log gets no stderr', () => withRegistry({ token: TOKEN }, async (reg) => {
+test('helper: a failing helper (exit code) is named in the 401 with its exit code; none of its stderr is in the error or the log', () => withRegistry({ token: TOKEN }, async (reg) => {
   const h = installHelper(reg.host, 'fail');
   const engine = testEngine(reg, { env: { HOME: h.home }, cliConfigFile: h.rc });
   try {
     await assert.rejects(engine.discoverServices(reg.host), (e: unknown) => {
       assert.ok(e instanceof RegistryError && e.code === 'unauthorized');
       assert.match(e.message, /requires authentication \(401 Unauthorized\)/);
-      assert.match(e.message, /\(credentials_helper "test" \(.*terraform-credentials-test\) gave no token: exited with code 3: vault: permission denied for secret\/tf\)$/);
-      assert.ok(!e.message.includes('SECOND-LINE-SECRET') && !e.message.includes('\x1b'));
+      assert.match(e.message, /\(credentials_helper "test" \(.*terraform-credentials-test\) gave no token: exited with code 3 \(its error output is not shown: run it by hand to see why\)\)$/);
+      for (const said of [STDERR_MARKER, 'permission denied', 'SECOND-LINE-SECRET', '\x1b']) assert.ok(!e.message.includes(said), e.message);
       return true;
     });
-    assert.ok(engine.logs.some((l) => l.level === 'warn' && /gave no token for .*: exited with code 3$/.test(l.message)));
-    assert.ok(engine.logs.every((l) => !l.message.includes('permission denied') && !l.message.includes('SECOND-LINE')));
+    assert.equal(h.calls().length, 1, 'the helper ran (and wrote to stderr)');
+    assert.ok(engine.logs.some((l) => l.level === 'warn' && /gave no token for .*: exited with code 3 \(its error output is not shown/.test(l.message)));
+    assert.ok(engine.logs.every((l) => !l.message.includes(STDERR_MARKER) && !l.message.includes('permission denied') && !l.message.includes('SECOND-LINE')));
   } finally {
     await engine.dispose();
   }
@@ -133,7 +137,9 @@ test('helper: malformed output, a timeout, a missing program, an untrusted works
     const engine = testEngine(reg, { env: { HOME: h.home }, cliConfigFile: h.rc, ...c.options });
     reg.server.resetLog();
     try {
-      await assert.rejects(engine.discoverServices(reg.host), (e: unknown) => e instanceof RegistryError && e.code === 'unauthorized' && c.why.test(e.message), c.mode);
+      await assert.rejects(engine.discoverServices(reg.host), (e: unknown) => e instanceof RegistryError && e.code === 'unauthorized' && c.why.test(e.message)
+        && !e.message.includes(STDERR_MARKER), c.mode);
+      assert.ok(engine.logs.every((l) => !l.message.includes(STDERR_MARKER)), c.mode);
       assert.ok(reg.server.requests.every((r) => r.authorization === undefined));
       assert.equal(h.calls().length, c.noCall ? 0 : 1, c.mode);
     } finally {
@@ -165,4 +171,17 @@ test('helper: the CLI runs it too (tofu-registry versions)', () => withRegistry(
   assert.equal(code, 0, err.join(''));
   assert.equal((JSON.parse(out.join('')) as { versions: string[] }).versions.length, 9);
   assert.equal(h.calls().length, 1);
+}));
+
+test('helper: the CLI names a failing helper on stderr and in --json, without anything it printed', () => withRegistry({ token: TOKEN }, async (reg) => {
+  const h = installHelper(reg.host, 'fail');
+  for (const json of [false, true]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['versions', `${reg.host}/acme/network/aws`, '--no-cache', '--ca-file', reg.caCertPath, ...(json ? ['--json'] : [])],
+      { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { HOME: h.home, TF_CLI_CONFIG_FILE: h.rc }, cwd: h.home });
+    assert.equal(code, 1);
+    assert.match(err.join(''), /credentials_helper "test" \(.*\) gave no token: exited with code 3 \(its error output is not shown/);
+    for (const text of [out.join(''), err.join('')]) assert.ok(!text.includes(STDERR_MARKER) && !text.includes('permission denied'), text);
+  }
 }));

@@ -124,3 +124,58 @@ describe('secrets never reach messages, logs or the CLI output', () => {
     }
   });
 });
+
+describe('types check: module sources with secrets (human and --json output)', () => {
+  const sources = [
+    `https://user:${SECRET}@example.invalid/x.zip?token=${SECRET}`,
+    `https://example.invalid/y.zip?X-Amz-Signature=${SECRET}`,
+    `https://example.invalid/z.zip?sig=${SECRET}`,
+    `git::https://${SECRET}@github.com/o/r.git?ref=v1`,
+  ];
+  const config = (list: string[]) => list.map((s, i) => `module "m${i}" {\n  source = "${s}"\n}\n`).join('');
+  const run = async (args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['types', 'check', ...args],
+      { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { HOME: '/nonexistent-home-for-tests' }, cwd: process.cwd() });
+    return { code, out: out.join(''), err: err.join('') };
+  };
+
+  it('--offline: every "not installed" warning shows the source redacted', async () => {
+    const dir = tempDir('redact-types-');
+    writeFileSync(join(dir, 'main.tf'), config(sources));
+    const human = await run(['--offline', dir]);
+    assert.equal(human.code, 0, human.err);
+    assert.equal(human.out.match(/warning: Cannot check the inputs of module "m\d": module \S+ is not installed/g)?.length, sources.length, human.out);
+    assert.match(human.out, /module https:\/\/\*\*\*@example\.invalid\/x\.zip\?token=\*\*\* is not installed/);
+    assert.match(human.out, /module git::https:\/\/\*\*\*@github\.com\/o\/r\.git\?ref=v1 is not installed/);
+    const json = await run(['--offline', '--json', dir]);
+    const doc = JSON.parse(json.out) as { diagnostics: { message: string }[] };
+    assert.equal(doc.diagnostics.length, sources.length);
+    assert.ok(doc.diagnostics.some((d) => d.message.includes('y.zip?X-Amz-Signature=***')), json.out);
+    for (const text of [human.out, human.err, json.out, json.err]) assert.ok(!text.includes(SECRET), text);
+  });
+
+  it('sources it cannot read (hg::, an unknown getter) are named redacted too', async () => {
+    const dir = tempDir('redact-types-');
+    writeFileSync(join(dir, 'main.tf'), config([`hg::https://user:${SECRET}@hg.example/r?rev=1`, `nope::https://h.example/m?token=${SECRET}`]));
+    for (const args of [['--no-cache', dir], ['--no-cache', '--json', dir]]) {
+      const r = await run(args);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /hg::https:\/\/\*\*\*@hg\.example\/r\?rev=1/);
+      assert.match(r.out, /token=\*\*\*/);
+      assert.ok(!r.out.includes(SECRET) && !r.err.includes(SECRET), r.out + r.err);
+    }
+  });
+
+  it('outdated --json: a git source keeps its field, its secret hidden', async () => {
+    const dir = tempDir('redact-outdated-');
+    writeFileSync(join(dir, 'main.tf'), config([`git::https://${SECRET}@github.com/o/r.git?ref=v1`]));
+    const out: string[] = [];
+    const code = await main(['outdated', '--json', '--no-cache', dir],
+      { stdout: (t) => out.push(t), stderr: () => undefined, env: { HOME: '/nonexistent-home-for-tests' }, cwd: process.cwd() });
+    assert.equal(code, 0, out.join(''));
+    const doc = JSON.parse(out.join('')) as { dependencies: { source: string }[] };
+    assert.deepEqual(doc.dependencies.map((d) => d.source), ['git::https://***@github.com/o/r.git?ref=v1']);
+  });
+});

@@ -188,3 +188,29 @@ test('the same package asked for by many callers at once: one download, every ca
   assert.equal(reg.server.count('/archives/acme/net/aws/2.0.0.tar.gz'), 1);
   assert.deepEqual(readdirSync(join(cache, 'modules')).filter((n) => n.includes('.tmp-')), [], 'no temp directory left');
 });
+
+test('CLI types check --no-cache ended by Ctrl-C while a module downloads: its scratch directory is removed', async () => {
+  const { spawn } = await import('node:child_process');
+  const fsSync = await import('node:fs');
+  reg.addModule({ namespace: 'acme', name: 'slow', system: 'aws', versions: ['1.0.0'], location: () => ({ kind: 'header', location: '/archives/hanging/slow.tar.gz' }) });
+  reg.setFault('/archives/hanging/', 'hang');
+  const proj = join(work, 'sigint-proj');
+  fsSync.mkdirSync(proj, { recursive: true });
+  fsSync.writeFileSync(join(proj, 'main.tf'), `module "slow" {\n  source  = "${reg.host}/acme/slow/aws"\n  version = "1.0.0"\n}\n`);
+  const childTmp = tempDir('types-child-tmp-');
+  try {
+    reg.server.resetLog();
+    const child = spawn(process.execPath, [join(__dirname, '../../../src/cli.js'), 'types', 'check', '--no-cache', '--ca-file', reg.caCertPath, proj],
+      { env: { HOME: '/nonexistent', PATH: process.env.PATH, TMPDIR: childTmp }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const t0 = Date.now();
+    while (!reg.server.count('/archives/hanging/slow.tar.gz') && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(reg.server.count('/archives/hanging/slow.tar.gz'), 1, 'the child reached the download');
+    assert.deepEqual(readdirSync(childTmp).filter((n) => n.startsWith('tofu-registry-')).length, 1, 'its scratch directory exists');
+    child.kill('SIGINT');
+    assert.equal(await exited, 130);
+    assert.deepEqual(readdirSync(childTmp), []);
+  } finally {
+    reg.setFault('/archives/hanging/', null);
+  }
+});
