@@ -14,7 +14,7 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { CliIO, flag, parseArgs, reportFailure, UsageError } from './common';
 import { filesDocument, humanFile, jsonFile } from './inspect-render';
-import { applyTofuPrecedence, findConfigFilesSync, isJsonConfigFile, tofuTwin, warmUpParser } from '../engine/config';
+import { findConfigFilesSync, isJsonConfigFile, tofuTwin, warmUpParser } from '../engine/config';
 
 export { jsonRange, summaryToJson } from './inspect-render';
 
@@ -90,22 +90,16 @@ function findTargets(positionals: string[], cwd: string): { targets: Target[]; s
       else byShown.set(shown, { shown, abs: f, explicit });
     }
   }
-  // .tofu precedence per directory, over absolute paths.
-  const byDir = new Map<string, Target[]>();
-  for (const t of byShown.values()) {
-    const dir = path.dirname(t.abs);
-    const group = byDir.get(dir);
-    if (group) group.push(t);
-    else byDir.set(dir, [t]);
-  }
+  // .tofu precedence (applyTofuPrecedence's rule): a file is hidden by its .tofu twin in the same
+  // directory. Every abs here is absolute and normalized, so the twin's name is compared as is.
+  const present = new Set<string>();
+  for (const t of byShown.values()) present.add(t.abs);
   const targets: Target[] = [];
   const shadowed: string[] = [];
-  for (const group of byDir.values()) {
-    const hidden = new Set(applyTofuPrecedence(group.map((t) => t.abs)).shadowed);
-    for (const t of group) {
-      if (hidden.has(t.abs) && !t.explicit) shadowed.push(t.shown);
-      else targets.push(t);
-    }
+  for (const t of byShown.values()) {
+    const twin = tofuTwin(t.abs);
+    if (twin !== null && present.has(twin) && !t.explicit) shadowed.push(t.shown);
+    else targets.push(t);
   }
   targets.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
   return { targets, shadowed };
