@@ -102,3 +102,17 @@ test('an unchanged re-run fetches no archive, clones nothing and (with the disk 
   for (const [f, digest] of Object.entries(before)) assert.equal(sha(join(out, 'modules', o.reg.host, 'acme', f)), digest, `${f} untouched`);
   await engine.dispose();
 });
+
+test('local modules are followed from the directory given: ./child, and from there a ../ path elsewhere in the workspace', async () => {
+  const h = o.reg.host;
+  const root = o.workspace('locals', {
+    'stacks/prod/main.tf': 'module "app" {\n  source = "./child"\n}\n',
+    'stacks/prod/child/main.tf': `module "net" {\n  source = "../../../modules/net"\n}\n\nmodule "leaf" {\n  source  = "${h}/acme/leaf/aws"\n  version = "0.1.0"\n}\n`,
+    'modules/net/main.tf': `module "base" {\n  source  = "${h}/acme/base/aws"\n  version = "2.0.0"\n}\n`,
+  });
+  const siteDir = join(tempDir('modmirror-locals-'), 'site');
+  // only the root directory is given: its local modules hold the only registry calls
+  const r = await mirrorModules({ engine: o.engine(), dirs: [join(root, 'stacks', 'prod')], out: siteDir });
+  assert.deepEqual(r.failed, []);
+  assert.deepEqual(r.mirrored.map((m) => `${m.module} ${m.version}`), [`${h}/acme/base/aws 2.0.0`, `${h}/acme/leaf/aws 0.1.0`]);
+});
