@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
+import { removeTempDir, tempDir } from './temp';
 
 export interface SiteState {
   /** `HOST/NS/NAME/SYSTEM` → the versions its `versions` file lists, in file order. */
@@ -44,4 +45,16 @@ export async function readSite(out: string): Promise<SiteState> {
     }
   }
   return { listed, problems };
+}
+
+/** The regular files of a .tar.gz (name → text), extracted by node-tar into a temp directory removed after. */
+export async function archiveFiles(archive: string): Promise<Record<string, string>> {
+  const dir = tempDir('module-site-archive-');
+  try {
+    const names: string[] = [];
+    await tar.x({ file: archive, cwd: dir, strict: true, onReadEntry: (e) => { if (e.type === 'File') names.push(e.path); } });
+    return Object.fromEntries(names.sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+  } finally {
+    removeTempDir(dir);
+  }
 }
