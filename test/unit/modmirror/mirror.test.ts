@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { mirrorModules } from '../../../src/engine/modmirror';
 import { findConfigDirs } from '../../../src/engine/mirror';
 import { startModuleOrigin, ModuleOrigin, MODULE_TOKEN } from '../../support/module-origin';
+import { archiveFiles } from '../../support/module-site';
 import { tempDir } from '../../support/temp';
 
 let o: ModuleOrigin;
@@ -72,6 +73,10 @@ test('mirrors every registry module call, recursively, into a modules.v1 site; s
   assert.deepEqual(download('app', '1.1.0'), { location: '../1.1.0.tar.gz' });
   assert.deepEqual(download('multi', '2.0.0'), { location: '../2.0.0.tar.gz//modules' }, 'the origin location\'s //subdir is kept');
   assert.deepEqual(download('gitmod', '1.0.0'), { location: '../1.0.0.tar.gz//sub' });
+  // the git module's package is the tree at ?ref=v1.0.0, not the repository's HEAD (v2.0.0)
+  assert.deepEqual(await archiveFiles(join(site, 'gitmod', 'aws', '1.0.0.tar.gz')), {
+    'README.md': '# git module\n', 'sub/main.tf': 'variable "from_git" {\n  default = "v1"\n}\n',
+  });
   assert.ok(!existsSync(join(site, 'broken')), 'a version that failed is never listed');
   assert.ok(!existsSync(join(site, 'unused')), 'modules only called from examples/ inside a package are not followed');
   assert.deepEqual(readdirSync(join(site, 'app', 'aws')).sort(), ['1.1.0', '1.1.0.tar.gz', 'versions']);
