@@ -45,7 +45,7 @@ export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleM
       out,
       mirrored: run.mirrored.sort(byModule),
       upToDate: run.upToDate.sort(byModule),
-      failed: run.failed.sort(byModule),
+      failed: run.failed.sort((a, b) => byModule(a, b) || cmp(a.message, b.message)), // in any order they happened
       skipped: run.skipped(),
       cliConfig: moduleHostBlocks(hosts, opts.baseUrl, await otherServices(opts.engine, run.hostsSeen)),
       hosts,

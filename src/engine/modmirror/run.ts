@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseModuleSource, RegistryModuleSource, splitSubdir } from '../addresses/module-source';
+import { FS_CONCURRENCY } from '../fstree';
 import type { HttpClient } from '../net/http';
 import { canonicalModuleVersion } from '../registry/modules';
 import { selectVersions } from '../versions';
@@ -68,6 +69,8 @@ export class MirrorRun {
   private readonly slot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Version lists are small JSON: more of them at once than packages (as the provider mirror does). */
   private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Configuration directories (given ones and the local modules they call) read at once. */
+  private readonly dirSlot = semaphore(FS_CONCURRENCY);
   private queued = 0;
 
   constructor(private readonly opts: RunOptions, private readonly site: ModuleSite, private readonly work: string) {
@@ -121,7 +124,7 @@ export class MirrorRun {
     this.dirsRead.add(dir);
     let calls: ModuleCallRecord[];
     try {
-      calls = await readModuleCalls(dir);
+      calls = await this.dirSlot(() => readModuleCalls(dir));
     } catch (err) {
       return this.fail('', '', 'config', `${dir}: ${errorText(err)}`);
     }
