@@ -1,7 +1,8 @@
 // "OpenTofu: Mirror modules" inside the real extension host, against the HTTPS test registry (token
 // from the CLI configuration the settings name) and a git server: with arguments that skip the
 // prompts, interactively (QuickPick, folder dialog remembered, progress per module version,
-// Markdown report with the host blocks), and cancelled from the progress notification.
+// Markdown report with the host blocks), from the explorer's folder menu (a folder Uri), and
+// cancelled from the progress notification.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,6 +116,34 @@ describe('Mirror modules command', function () {
       assert.equal(await vscode.commands.executeCommand('tofuRegistry.mirrorModules'), undefined);
       assert.equal(dialogs[1].defaultUri?.fsPath, out);
       assert.equal(o.reg.server.requests.length, 0);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('from the explorer context menu: a folder Uri mirrors just that folder (several selected: each of them)', async () => {
+    const h = o.reg.host;
+    const base = join(workspaceDir(), 'modmirror-menu');
+    const folders = ['a', 'b', 'c'].map((n, i) => {
+      const d = join(base, n);
+      mkdirSync(join(d, 'stack'), { recursive: true });
+      writeFileSync(join(d, 'stack', 'main.tf'), `module "m" {\n  source  = "${h}/acme/base/aws"\n  version = "${['1.0.0', '1.1.0', '2.0.0'][i]}"\n}\n`);
+      return d;
+    });
+    const out = tempDir('it-modmirror-menu-');
+    try {
+      stub('showQuickPick', async () => assert.fail('no configuration picker: the folder says which'));
+      stub('showOpenDialog', async () => [vscode.Uri.file(out)]);
+      stub('withProgress', (_o: vscode.ProgressOptions, task: (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => Thenable<unknown>) =>
+        task({ report: () => undefined }, new vscode.CancellationTokenSource().token));
+      // as the menu invokes it: (clicked folder, all selected); its configurations below it are found
+      const one = await vscode.commands.executeCommand<Result>('tofuRegistry.mirrorModules', vscode.Uri.file(folders[0]), [vscode.Uri.file(folders[0])]);
+      assert.ok(one, 'the command ran to the end');
+      assert.deepEqual(one.report.failed, []);
+      assert.deepEqual(one.report.mirrored.map((m) => `${m.module} ${m.version}`), [`${h}/acme/base/aws 1.0.0`]);
+      const two = await vscode.commands.executeCommand<Result>('tofuRegistry.mirrorModules', vscode.Uri.file(folders[1]), folders.slice(1).map((f) => vscode.Uri.file(f)));
+      assert.deepEqual(two?.report.mirrored.map((m) => m.version), ['1.1.0', '2.0.0']);
+      assert.deepEqual(two?.report.upToDate, []);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

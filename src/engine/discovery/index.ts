@@ -18,6 +18,11 @@ export interface DiscoveryResult {
   finalUrl: string;
   /** Service id → absolute base URL. */
   services: Record<string, string>;
+  /**
+   * Services whose value is not a base URL (e.g. `login.v1`'s object), as announced; absent when
+   * there are none. Kept so that a `host` block replacing this discovery can carry them on.
+   */
+  objectServices?: Record<string, unknown>;
   cached: boolean;
   /**
    * 'cli-config': the services come from a `host` block of the CLI configuration (no request was
@@ -57,12 +62,18 @@ export async function fetchDiscovery(http: HttpClient, hostGiven: string): Promi
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new RegistryError('protocol', `service discovery for ${host} failed: ${shownUrl(res.url)} is not a JSON object`, { host, url: shownUrl(res.url), status: res.status });
   }
-  return { host, discoveryUrl, finalUrl: res.url, services: serviceUrls(doc as Record<string, unknown>, res.url) };
+  return { host, discoveryUrl, finalUrl: res.url, ...discovered(doc as Record<string, unknown>, res.url) };
+}
+
+/** `services` and (when there are any) `objectServices` of a discovery document. */
+function discovered(doc: Record<string, unknown>, base: string): Pick<DiscoveryResult, 'services' | 'objectServices'> {
+  const objects = objectServices(doc, base);
+  return { services: serviceUrls(doc, base), ...(Object.keys(objects).length ? { objectServices: objects } : {}) };
 }
 
 /**
  * Service id → absolute base URL, resolved against `base`; modules.v1 gets a trailing "/".
- * Non-string values (e.g. "login.v1" objects) are not base URLs, and invalid URLs are skipped.
+ * Non-string values (e.g. "login.v1" objects) are not base URLs (objectServices), and invalid URLs are skipped.
  */
 function serviceUrls(services: Record<string, unknown>, base: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -77,12 +88,36 @@ function serviceUrls(services: Record<string, unknown>, base: string): Record<st
 }
 
 /**
+ * The services that are not base URLs (JSON null dropped: it announces nothing). login.v1's
+ * `authz` and `token` may be relative to the discovery URL (OpenTofu's disco resolves them
+ * against it, after redirects): they are made absolute, so they point at the same place from a
+ * host block, which resolves against https://HOST/.well-known/terraform.json.
+ */
+function objectServices(services: Record<string, unknown>, base: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [id, raw] of Object.entries(services)) {
+    if (typeof raw === 'string' || raw === null) continue;
+    if (id === 'login.v1' && raw && typeof raw === 'object' && !Array.isArray(raw)) {
+      const login: Record<string, unknown> = { ...raw };
+      for (const k of ['authz', 'token']) {
+        if (typeof login[k] !== 'string') continue;
+        try { login[k] = new URL(login[k] as string, base).href; } catch { /* not a URL: left as given */ }
+      }
+      out[id] = login;
+    } else {
+      out[id] = raw;
+    }
+  }
+  return out;
+}
+
+/**
  * The services of a CLI configuration `host` block, as OpenTofu's disco.ForceHostServices: used
  * verbatim instead of network discovery; relative URLs resolve against the discovery URL the host
- * would have had. Non-string values (e.g. login.v1 objects) are not base URLs and are skipped.
+ * would have had. Non-string values (e.g. login.v1 objects) are not base URLs: objectServices.
  */
 export function forcedDiscovery(host: string, services: Record<string, unknown>, configUrl: string): Omit<DiscoveryResult, 'cached'> {
-  return { host, discoveryUrl: configUrl, finalUrl: configUrl, services: serviceUrls(services, discoveryUrlFor(host)), source: 'cli-config' };
+  return { host, discoveryUrl: configUrl, finalUrl: configUrl, ...discovered(services, discoveryUrlFor(host)), source: 'cli-config' };
 }
 
 export interface DiscoveryOptions {

@@ -9,10 +9,11 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const hasStrings = (o: Obj, ...keys: string[]) => keys.every((k) => isString(o[k]));
 
-/** Omit<DiscoveryResult, 'cached'>: host, discoveryUrl, finalUrl, services (id → URL string). */
+/** Omit<DiscoveryResult, 'cached'>: host, discoveryUrl, finalUrl, services (id → URL string), objectServices?. */
 export function isDiscoveryValue(v: unknown): boolean {
   return isObject(v) && hasStrings(v, 'host', 'discoveryUrl', 'finalUrl')
     && isObject(v.services) && Object.values(v.services).every(isString)
+    && (v.objectServices === undefined || isObject(v.objectServices))
     && (v.source === undefined || v.source === 'cli-config');
 }
 

@@ -94,6 +94,11 @@ export class OutputDir {
     this.stateChanged = true;
   }
 
+  /** Drops the stamp of a file this run removed from OUT. */
+  forget(path: string): void {
+    if (delete this.state[relativeKey(this.out, path)]) this.stateChanged = true;
+  }
+
   /** Runs `fn` after every earlier call with the same key (one writer per index file); other keys proceed in parallel. */
   serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.queues.get(key) ?? Promise.resolve();

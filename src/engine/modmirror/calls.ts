@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { extractFile } from '../config/extract';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, LoadedFile, loadConfigDir, parseConfig } from '../config/files';
-import { findConfigDirs } from '../mirror/requirements';
+import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
 import { globRegExp } from '../modules/fetch';
 
 export interface ModuleCallRecord {
@@ -75,8 +75,12 @@ export function indexedFile(name: string): boolean {
 
 /** The index of a package from the contents of its indexed files (as packDirectory read them: no second read). */
 export function indexFiles(files: Map<string, Buffer>): PackageIndex {
+  return indexTexts(new Map([...files].map(([name, data]) => [name, data.toString('utf8')])));
+}
+
+function indexTexts(texts: Map<string, string>): PackageIndex {
   const byDir = new Map<string, string[]>();
-  for (const name of files.keys()) {
+  for (const name of texts.keys()) {
     if (!indexedFile(name)) continue;
     const dir = path.posix.dirname(name);
     const key = dir === '.' ? '' : dir;
@@ -85,7 +89,7 @@ export function indexFiles(files: Map<string, Buffer>): PackageIndex {
   const dirs: PackageIndex['dirs'] = {};
   for (const [dir, names] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const loaded = applyTofuPrecedence(names.sort()).used.map((name) => {
-      const text = files.get(name)!.toString('utf8');
+      const text = texts.get(name)!;
       return { path: name, summary: extractFile(parseConfig(text, name), text), override: isOverrideFile(name) };
     });
     dirs[dir] = callsOf(loaded);
@@ -93,14 +97,25 @@ export function indexFiles(files: Map<string, Buffer>): PackageIndex {
   return { dirs };
 }
 
-/** Reads every configuration directory below a package root (the calls of each). */
+/**
+ * The index of an unpacked package (an archive already in the site whose stamps are lost), the
+ * same as indexFiles gives for it: one walk, then the indexed files read FS_CONCURRENCY at a time.
+ */
 export async function indexPackage(root: string): Promise<PackageIndex> {
-  const dirs: PackageIndex['dirs'] = {};
-  for (const dir of await findConfigDirs(root)) {
-    const rel = path.relative(root, dir).split(path.sep).join('/');
-    dirs[rel] = await readModuleCalls(dir);
-  }
-  return { dirs };
+  const names: string[] = [];
+  await walkTree(root, {
+    directory(dir, entries) {
+      const rel = path.relative(root, dir).split(path.sep).join('/');
+      for (const e of entries) {
+        const name = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isFile() && indexedFile(name)) names.push(name); // regular files, as packDirectory hands them over
+      }
+    },
+    descend: (name, depth) => depth <= 12 && !name.startsWith('.') && name !== 'node_modules', // as indexedFile
+    unreadable() { /* nothing to index there */ },
+  });
+  const texts = await mapLimit(names, FS_CONCURRENCY, (name) => readText(path.join(root, name)));
+  return indexTexts(new Map(names.map((name, i) => [name, texts[i]])));
 }
 
 export interface ReachedCall {

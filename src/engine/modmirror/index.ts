@@ -19,7 +19,7 @@ export { packDirectory } from './tarball';
 export type { ModMirrorEngine } from './run';
 
 export interface MirrorModulesOptions extends RunOptions {
-  engine: ModMirrorEngine & { discoverServices?(host: string): Promise<{ services: Record<string, string> }> };
+  engine: ModMirrorEngine & { discoverServices?(host: string): Promise<{ services: Record<string, string>; objectServices?: Record<string, unknown> }> };
   /** Configuration directories (each read on its own; local modules they call are read too). */
   dirs: string[];
   out: string;
@@ -44,7 +44,7 @@ export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleM
       out,
       mirrored: run.mirrored.sort(byModule),
       upToDate: run.upToDate.sort(byModule),
-      failed: run.failed.sort(byModule),
+      failed: run.failed.sort((a, b) => byModule(a, b) || cmp(a.message, b.message)), // in any order they happened
       skipped: run.skipped(),
       cliConfig: moduleHostBlocks(hosts, opts.baseUrl, await otherServices(opts.engine, run.hostsSeen)),
       hosts,
@@ -54,13 +54,14 @@ export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleM
   }
 }
 
-/** The services (other than modules.v1) of the origin hosts this run asked, from the engine's discovery cache. */
-async function otherServices(engine: MirrorModulesOptions['engine'], hosts: Set<string>): Promise<Map<string, Record<string, string>>> {
-  const out = new Map<string, Record<string, string>>();
+/** Every service of the origin hosts this run asked (URLs and objects such as login.v1), from the engine's discovery cache. */
+async function otherServices(engine: MirrorModulesOptions['engine'], hosts: Set<string>): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
   if (!engine.discoverServices) return out;
   for (const host of hosts) {
     try {
-      out.set(hostnameToASCII(host), (await engine.discoverServices(host)).services);
+      const d = await engine.discoverServices(host);
+      out.set(hostnameToASCII(host), { ...d.objectServices, ...d.services });
     } catch { /* unreachable origin: only modules.v1 in its block */ }
   }
   return out;

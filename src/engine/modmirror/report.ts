@@ -9,21 +9,34 @@ export const PLACEHOLDER_BASE_URL = 'https://mirror.example.com/';
 
 /**
  * One `host` block per origin host: modules.v1 → BASE/modules/HOST/. A host block replaces the
- * host's service discovery as a whole, so the other services its discovery announced
- * (`otherServices`, e.g. providers.v1 of registry.opentofu.org) are kept in the block: provider
- * installation from that host goes on working as before.
+ * host's service discovery as a whole, so every other service its discovery announced
+ * (`otherServices`: providers.v1's URL, login.v1's object …) is kept in the block, objects as HCL
+ * objects: provider installation and `tofu login` for that host go on working as before.
  */
-export function moduleHostBlocks(hosts: string[], baseUrl = PLACEHOLDER_BASE_URL, otherServices: Map<string, Record<string, string>> = new Map()): string {
+export function moduleHostBlocks(hosts: string[], baseUrl = PLACEHOLDER_BASE_URL, otherServices: Map<string, Record<string, unknown>> = new Map()): string {
   const base = baseUrl.replace(/\/*$/, '/');
   return hosts.map((host) => {
-    const services: Array<[string, string]> = [['modules.v1', `${base}modules/${host}/`]];
-    for (const [id, url] of Object.entries(otherServices.get(host) ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      if (id !== 'modules.v1' && typeof url === 'string') services.push([id, url]);
+    const services: Record<string, unknown> = { 'modules.v1': `${base}modules/${host}/` };
+    for (const [id, value] of Object.entries(otherServices.get(host) ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (id !== 'modules.v1') services[id] = value;
     }
-    const width = Math.max(...services.map(([id]) => id.length + 2));
-    const lines = services.map(([id, url]) => `    ${hclString(id).padEnd(width)} = ${hclString(url)}`);
-    return `host ${hclString(host)} {\n  services = {\n${lines.join('\n')}\n  }\n}\n`;
+    return `host ${hclString(host)} {\n  services = ${hclValue(services, '  ')}\n}\n`;
   }).join('\n');
+}
+
+/**
+ * A JSON value as HCL: objects one item a line (keys quoted and aligned), lists on one line.
+ * JSON null is left out: HCL 1, which reads the CLI configuration, has no null.
+ */
+function hclValue(v: unknown, indent: string): string {
+  if (typeof v === 'string') return hclString(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.filter((x) => x !== null).map((x) => hclValue(x, indent)).join(', ')}]`;
+  const items = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null);
+  if (!items.length) return '{}';
+  const inner = `${indent}  `;
+  const width = Math.max(...items.map(([k]) => hclString(k).length));
+  return `{\n${items.map(([k, x]) => `${inner}${hclString(k).padEnd(width)} = ${hclValue(x, inner)}`).join('\n')}\n${indent}}`;
 }
 
 /** A quoted HCL string: JSON escapes, and no template interpolation. */

@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseModuleSource, RegistryModuleSource, splitSubdir } from '../addresses/module-source';
+import { FS_CONCURRENCY } from '../fstree';
 import type { HttpClient } from '../net/http';
 import { canonicalModuleVersion } from '../registry/modules';
 import { selectVersions } from '../versions';
@@ -68,6 +69,8 @@ export class MirrorRun {
   private readonly slot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Version lists are small JSON: more of them at once than packages (as the provider mirror does). */
   private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Configuration directories (given ones and the local modules they call) read at once. */
+  private readonly dirSlot = semaphore(FS_CONCURRENCY);
   private queued = 0;
 
   constructor(private readonly opts: RunOptions, private readonly site: ModuleSite, private readonly work: string) {
@@ -121,7 +124,7 @@ export class MirrorRun {
     this.dirsRead.add(dir);
     let calls: ModuleCallRecord[];
     try {
-      calls = await readModuleCalls(dir);
+      calls = await this.dirSlot(() => readModuleCalls(dir));
     } catch (err) {
       return this.fail('', '', 'config', `${dir}: ${errorText(err)}`);
     }
@@ -235,10 +238,13 @@ export class MirrorRun {
     }
     let temp: string | undefined;
     let fetched: FetchedPackage | undefined;
+    // what of the site's copy cannot stay listed unless this attempt replaces it
+    let unusable: 'archive' | 'download' | undefined;
     try {
       const have = await step('write', () => this.site.intact(p, signal));
       if (have) {
         // the origin's //subdir, from the stamps or `download`; else (both lost) the registry is asked
+        if (have.subdir === undefined) unusable = 'download';
         const subdir = have.subdir ?? await step('location', async () =>
           safeRelativePath(splitSubdir((await engine.resolveDownloadLocation(src, version)).location)[1] ?? '') ?? '');
         await step('write', () => this.site.publish(p, version, subdir));
@@ -246,6 +252,7 @@ export class MirrorRun {
         done('up-to-date');
         return { ...have, subdir };
       }
+      unusable = 'archive'; // damaged, missing, or never mirrored
       const loc = await step('location', () => engine.resolveDownloadLocation(src, version));
       const pkg = await step('fetch', () => fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions()));
       fetched = pkg;
@@ -262,12 +269,24 @@ export class MirrorRun {
       return { subdir: pkg.subdir, index };
     } catch (err) {
       const stepName = signal?.aborted ? 'cancelled' : err instanceof StepError ? err.step : 'write';
-      return failed(stepName, stepName === 'cancelled' ? 'the run was cancelled; nothing was listed for this version' : errorText(err));
+      const detail = stepName === 'cancelled' ? 'the run was cancelled; nothing was listed for this version' : errorText(err);
+      return failed(stepName, detail + (unusable ? await this.withdraw(p, version, unusable) : ''));
     } finally {
       if (temp) await fs.rm(temp, { force: true });
       // the unpacked package is not needed once it is packed and indexed
       if (fetched) await fs.rm(path.dirname(fetched.root), { recursive: true, force: true });
     }
+  }
+
+  /** Takes a version whose copy in OUT is unusable off the site; what the failure message adds. */
+  private async withdraw(p: VersionPaths, version: string, unusable: 'archive' | 'download'): Promise<string> {
+    try {
+      if (!(await this.site.withdraw(p, version, unusable === 'archive'))) return '';
+    } catch (err) {
+      return `; its unusable copy in OUT could not be taken off the site either: ${errorText(err)}`;
+    }
+    return unusable === 'archive' ? '; its damaged or incomplete copy in OUT was removed, so it is not listed there'
+      : '; its download JSON in OUT could not be written, so it is no longer listed there (the archive is kept)';
   }
 
   private fetchOptions(): FetchOptions {

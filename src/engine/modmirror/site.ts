@@ -3,7 +3,8 @@
 // ordered so that a crash at any point leaves a valid site: the archive is renamed into place
 // complete, then `download` is written, then the version is added to `versions` — each JSON file
 // atomically (temp + rename), `versions` updates serialized per module, and existing versions are
-// always kept (merge). A version is listed only once its archive and `download` are in place.
+// kept (merge) — except one whose site copy turned out unusable and could not be replaced, which
+// is taken off (withdraw). A version is listed only once its archive and `download` are in place.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
@@ -94,6 +95,32 @@ export class ModuleSite {
       list.sort(byVersion);
       await writeJsonAtomic(p.versionsFile, doc);
     });
+  }
+
+  /**
+   * Takes a version off the site (its copy is unusable and could not be replaced: a version that
+   * failed is never listed). Unlisted first, so that a crash half-way still leaves a valid site,
+   * then its `download`, then — when `archive` — the archive and its stamp. Whether anything of
+   * the version was there.
+   */
+  async withdraw(p: VersionPaths, version: string, archive: boolean): Promise<boolean> {
+    let found = false;
+    await this.dir.serial(p.moduleDir, async () => {
+      const doc = await readJsonObject(p.versionsFile);
+      if (!doc) return;
+      const list = versionList(doc, p.versionsFile);
+      const i = list.findIndex((v) => v.version === version);
+      if (i < 0) return;
+      list.splice(i, 1);
+      found = true;
+      await writeJsonAtomic(p.versionsFile, doc); // possibly an empty list: still a valid answer
+    });
+    for (const f of [p.downloadFile, ...(archive ? [p.archive] : [])]) {
+      if (await fs.rm(f).then(() => true, (err: NodeJS.ErrnoException) => { if (err.code === 'ENOENT') return false; throw err; })) found = true;
+    }
+    await fs.rmdir(p.versionDir).catch(() => undefined); // only when empty
+    if (archive) this.dir.forget(p.archive);
+    return found;
   }
 
   /** The origin hosts the site serves (directory names under OUT/modules). */

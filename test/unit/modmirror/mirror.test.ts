@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { mirrorModules } from '../../../src/engine/modmirror';
 import { findConfigDirs } from '../../../src/engine/mirror';
 import { startModuleOrigin, ModuleOrigin, MODULE_TOKEN } from '../../support/module-origin';
+import { archiveFiles } from '../../support/module-site';
 import { tempDir } from '../../support/temp';
 
 let o: ModuleOrigin;
@@ -72,6 +73,10 @@ test('mirrors every registry module call, recursively, into a modules.v1 site; s
   assert.deepEqual(download('app', '1.1.0'), { location: '../1.1.0.tar.gz' });
   assert.deepEqual(download('multi', '2.0.0'), { location: '../2.0.0.tar.gz//modules' }, 'the origin location\'s //subdir is kept');
   assert.deepEqual(download('gitmod', '1.0.0'), { location: '../1.0.0.tar.gz//sub' });
+  // the git module's package is the tree at ?ref=v1.0.0, not the repository's HEAD (v2.0.0)
+  assert.deepEqual(await archiveFiles(join(site, 'gitmod', 'aws', '1.0.0.tar.gz')), {
+    'README.md': '# git module\n', 'sub/main.tf': 'variable "from_git" {\n  default = "v1"\n}\n',
+  });
   assert.ok(!existsSync(join(site, 'broken')), 'a version that failed is never listed');
   assert.ok(!existsSync(join(site, 'unused')), 'modules only called from examples/ inside a package are not followed');
   assert.deepEqual(readdirSync(join(site, 'app', 'aws')).sort(), ['1.1.0', '1.1.0.tar.gz', 'versions']);
@@ -101,4 +106,18 @@ test('an unchanged re-run fetches no archive, clones nothing and (with the disk 
   assert.equal(c.registry, 1, 'only the download location of the failed version (lists and discovery come from the disk cache)');
   for (const [f, digest] of Object.entries(before)) assert.equal(sha(join(out, 'modules', o.reg.host, 'acme', f)), digest, `${f} untouched`);
   await engine.dispose();
+});
+
+test('local modules are followed from the directory given: ./child, and from there a ../ path elsewhere in the workspace', async () => {
+  const h = o.reg.host;
+  const root = o.workspace('locals', {
+    'stacks/prod/main.tf': 'module "app" {\n  source = "./child"\n}\n',
+    'stacks/prod/child/main.tf': `module "net" {\n  source = "../../../modules/net"\n}\n\nmodule "leaf" {\n  source  = "${h}/acme/leaf/aws"\n  version = "0.1.0"\n}\n`,
+    'modules/net/main.tf': `module "base" {\n  source  = "${h}/acme/base/aws"\n  version = "2.0.0"\n}\n`,
+  });
+  const siteDir = join(tempDir('modmirror-locals-'), 'site');
+  // only the root directory is given: its local modules hold the only registry calls
+  const r = await mirrorModules({ engine: o.engine(), dirs: [join(root, 'stacks', 'prod')], out: siteDir });
+  assert.deepEqual(r.failed, []);
+  assert.deepEqual(r.mirrored.map((m) => `${m.module} ${m.version}`), [`${h}/acme/base/aws 2.0.0`, `${h}/acme/leaf/aws 0.1.0`]);
 });

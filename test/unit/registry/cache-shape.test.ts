@@ -125,4 +125,6 @@ test('cache shapes: what the engine writes passes, typical corruptions do not', 
   assert.equal(isProviderVersionList({ ...prov, url: 5 }), false);
   assert.equal(isDiscoveryValue({ host: 'h', discoveryUrl: 'u', finalUrl: 'u', services: {} }), true);
   assert.equal(isDiscoveryValue({ host: 'h', discoveryUrl: 'u', finalUrl: 'u', services: [] }), false);
+  assert.equal(isDiscoveryValue({ host: 'h', discoveryUrl: 'u', finalUrl: 'u', services: {}, objectServices: { 'login.v1': { client: 'c' } } }), true);
+  assert.equal(isDiscoveryValue({ host: 'h', discoveryUrl: 'u', finalUrl: 'u', services: {}, objectServices: [] }), false);
 });

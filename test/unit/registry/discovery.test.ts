@@ -24,6 +24,7 @@ test('discovery: services resolved against the discovery URL, modules.v1 gets a 
       'providers.v1': 'https://127.0.0.1:1/abs/providers',
       'state.v2': `${reg.origin}/.well-known/state/`,
     },
+    objectServices: { 'login.v1': { client: 'x' } },
     cached: false,
   });
   await engine.dispose();
