@@ -9,7 +9,8 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
-import { ArchiveSource, MirrorStepError } from './sources';
+import { createLimiter } from '../fstree';
+import { ArchiveSource, FetchSlots, MirrorStepError } from './sources';
 import { errorText, mirrorFailure } from './types';
 import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
 
@@ -63,7 +64,10 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
       picked.set(key, { provider: r.address.address, address: r.address, version, platform, locks: lock && [{ ...lock }] });
     }
   };
-  await pool(reqs, Math.max(16, opts.concurrency ?? 8), async (r) => { // version lists are small JSON
+  // Version lists are small JSON: more of them at once than archives, except at concurrency 1 (one
+  // request at a time, as tofu providers mirror works).
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  await pool(reqs, concurrency === 1 ? 1 : Math.max(16, concurrency), async (r) => {
     if (isBuiltInProvider(r.address)) {
       notes.push(`${r.address.address}: skipped, built into OpenTofu (never installed from a registry)`);
       return;
@@ -122,8 +126,14 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   let bytesDownloaded = 0;
   const progress = opts.onProgress ?? (() => undefined);
   progress({ kind: 'planned', total: opts.targets.length });
+  // `concurrency` archives download at once; download answers and SHA256SUMS get more slots (small
+  // requests), and a fetch gives its download slot back as soon as its transfer ends, so hashing and
+  // verifying one archive overlaps the next downloads. Concurrency 1 is one request at a time.
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const download = createLimiter(concurrency);
+  const slots: FetchSlots = { download, request: concurrency === 1 ? download : createLimiter(Math.max(16, concurrency)) };
   try {
-    await pool(opts.targets, Math.max(1, opts.concurrency ?? 8), async (t) => {
+    await pool(opts.targets, concurrency === 1 ? 1 : 4 * concurrency, async (t) => {
       const fail = (step: MirrorFailure['step'], detail: string) => {
         const f = mirrorFailure(t.provider, t.version, t.platform, step, detail);
         failed.push(f);
@@ -151,7 +161,7 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
         temp = await output.tempPath(t.address, paths.name);
         const existing = await fs.stat(paths.path).then((s) => (s.isFile() ? paths.path : undefined), () => undefined);
         const res = await opts.source.fetch(t, {
-          dest: temp, existing, maxBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3, signal: opts.signal,
+          dest: temp, existing, maxBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3, signal: opts.signal, slots,
           onBytes: (received, total) => progress({ kind: 'bytes', target: t, received, total }),
         });
         if (res.downloaded) bytesDownloaded += res.hashes.size;

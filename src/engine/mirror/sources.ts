@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
+import type { Limiter } from '../fstree';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from './hash';
@@ -33,7 +34,20 @@ export interface FetchContext {
   maxBytes: number;
   signal?: AbortSignal;
   onBytes?: (received: number, total?: number) => void;
+  /**
+   * Slots shared by the caller's concurrent fetches: `request` for small requests (download
+   * answers, SHA256SUMS), `download` for the archive transfer alone — so a fetch that is hashing
+   * or verifying what it downloaded no longer holds a download slot. Unlimited when absent.
+   */
+  slots?: FetchSlots;
 }
+
+export interface FetchSlots {
+  request: Limiter;
+  download: Limiter;
+}
+
+const unlimited: Limiter = (fn) => fn();
 
 export interface FetchResult {
   hashes: PackageHashes;
@@ -137,9 +151,10 @@ export class RegistrySource implements ArchiveSource {
   }
 
   async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
-    const meta = ctx.meta ?? await this.metadata(t, ctx.signal);
+    const slots = ctx.slots ?? { request: unlimited, download: unlimited };
+    const meta = ctx.meta ?? await slots.request(() => this.metadata(t, ctx.signal));
     const shasum = String(meta.shasum ?? '').toLowerCase();
-    const documents = this.fetchDocuments(meta, ctx.signal);
+    const documents = this.fetchDocuments(meta, ctx.signal, slots.request);
     documents.catch(() => undefined); // awaited below; don't let an early failure go unhandled
     const pkg = meta.packages?.[t.platform];
 
@@ -156,7 +171,7 @@ export class RegistrySource implements ArchiveSource {
       downloaded = false;
     } else {
       // `packages` gives the size: a longer body is cut off instead of downloaded in full.
-      ({ sha256, size } = await downloadStep(this.registry.http, meta.downloadUrl, { ...ctx, maxBytes: Math.min(ctx.maxBytes, pkg?.size ?? Infinity) }));
+      ({ sha256, size } = await slots.download(() => downloadStep(this.registry.http, meta.downloadUrl, { ...ctx, maxBytes: Math.min(ctx.maxBytes, pkg?.size ?? Infinity) })));
       if (sha256 !== shasum) {
         throw new MirrorStepError('shasum', `archive ${shownUrl(meta.downloadUrl)} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
       }
@@ -200,16 +215,17 @@ export class RegistrySource implements ArchiveSource {
   }
 
   /** SHA256SUMS and SHA256SUMS.sig, fetched once per URL pair (shared by every platform). */
-  private fetchDocuments(meta: ProviderPackageMeta, signal?: AbortSignal): Promise<{ doc: Buffer; sig: Buffer }> {
+  private fetchDocuments(meta: ProviderPackageMeta, signal?: AbortSignal, slot: Limiter = unlimited): Promise<{ doc: Buffer; sig: Buffer }> {
     const key = `${meta.shasumsUrl}\n${meta.shasumsSignatureUrl}`;
     let p = this.documents.get(key);
     if (!p) {
       p = (async () => {
+        // Each document takes a request slot of its own (one after the other at concurrency 1).
         const [doc, sig] = await Promise.all([
-          fetchSmall(this.registry.http, meta.shasumsUrl, SUMS_MAX, signal).catch((err) => {
+          slot(() => fetchSmall(this.registry.http, meta.shasumsUrl, SUMS_MAX, signal)).catch((err) => {
             throw new MirrorStepError('sha256sums', `could not fetch SHA256SUMS: ${errorText(err)}`);
           }),
-          fetchSmall(this.registry.http, meta.shasumsSignatureUrl, SIG_MAX, signal).catch((err) => {
+          slot(() => fetchSmall(this.registry.http, meta.shasumsSignatureUrl, SIG_MAX, signal)).catch((err) => {
             throw new MirrorStepError('signature', `could not fetch SHA256SUMS.sig: ${errorText(err)}`);
           }),
         ]);
@@ -266,7 +282,8 @@ export class MirrorSource implements ArchiveSource {
   }
 
   async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
-    const archive = await this.archive(t, ctx.signal);
+    const slots = ctx.slots ?? { request: unlimited, download: unlimited };
+    const archive = await slots.request(() => this.archive(t, ctx.signal));
     const expected = archive.hashes.filter(isSupportedHash);
     if (!expected.length && !t.locks?.length) {
       throw new MirrorStepError('mirror-hash', `${this.label} lists no h1:/zh: hashes for ${shownUrl(archive.url)}; refusing an unverifiable archive`);
@@ -278,7 +295,7 @@ export class MirrorSource implements ArchiveSource {
       const got = await sha256File(ctx.existing, ctx.signal).catch(() => undefined);
       if (got && expected.includes('zh:' + got.sha256)) { sha = got; file = ctx.existing; downloaded = false; }
     }
-    sha ??= await downloadStep(this.http, archive.url, ctx);
+    sha ??= await slots.download(() => downloadStep(this.http, archive.url, ctx));
     const zh = 'zh:' + sha.sha256;
     // When the mirror lists no h1: hash, a zh: mismatch is decisive: do not unpack what it sent.
     if (expected.length && !expected.includes(zh) && !expected.some((h) => h.startsWith('h1:'))) {

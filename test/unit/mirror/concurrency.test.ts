@@ -1,0 +1,54 @@
+// How many requests the mirror has in flight, counted on the server: concurrency 1 is one request
+// at a time (as tofu providers mirror works: the benchmark's sequential baseline), concurrency N
+// downloads at most N archives at once while small requests (version lists, download answers,
+// SHA256SUMS) get more room.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mirrorProviders } from '../../../src/engine/mirror';
+import { Fixture, startFixture, validateMirror, writeConfig } from './fixture';
+import { tempDir } from '../../support/temp';
+
+const PLATFORMS = ['darwin_arm64', 'linux_amd64', 'linux_arm64', 'windows_amd64'];
+let fx: Fixture;
+let dir: string;
+/** Requests being answered now, and the most seen at once, archives (/files/*.zip) and the rest apart. */
+const inFlight = { archives: 0, small: 0, maxArchives: 0, maxSmall: 0, maxTotal: 0 };
+
+before(async () => {
+  fx = await startFixture();
+  const host = fx.reg.host;
+  for (const type of ['alpha', 'beta', 'gamma']) await fx.addProvider('acme', type, ['1.0.0'], PLATFORMS);
+  dir = writeConfig(fx.root, Object.fromEntries(['alpha', 'beta', 'gamma'].map((t) => [t, { source: `${host}/acme/${t}` }])));
+  // Every request is held 30 ms (so that requests sent at once overlap on the server), then served.
+  fx.reg.server.route('/', async (req, res, url) => {
+    const kind = url.pathname.endsWith('.zip') ? 'archives' : 'small';
+    inFlight[kind]++;
+    inFlight.maxArchives = Math.max(inFlight.maxArchives, inFlight.archives);
+    inFlight.maxSmall = Math.max(inFlight.maxSmall, inFlight.small);
+    inFlight.maxTotal = Math.max(inFlight.maxTotal, inFlight.archives + inFlight.small);
+    res.once('close', () => { inFlight[kind]--; });
+    await new Promise((r) => setTimeout(r, 30));
+    return false;
+  });
+});
+after(async () => { await fx.stop(); });
+
+async function mirrorWith(concurrency: number): Promise<void> {
+  Object.assign(inFlight, { maxArchives: 0, maxSmall: 0, maxTotal: 0 });
+  const out = tempDir('mirror-conc-');
+  const report = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS, concurrency });
+  assert.deepEqual(report.failed, []);
+  assert.equal(report.mirrored.length, 12);
+  assert.equal(await validateMirror(out), 12);
+}
+
+test('concurrency 1: one request at a time, version lists and download answers included', async () => {
+  await mirrorWith(1);
+  assert.equal(inFlight.maxTotal, 1);
+});
+
+test('concurrency 2: at most 2 archive downloads at once, small requests get more room', async () => {
+  await mirrorWith(2);
+  assert.equal(inFlight.maxArchives, 2);
+  assert.ok(inFlight.maxSmall > 2, `small requests at once: ${inFlight.maxSmall}`);
+});
