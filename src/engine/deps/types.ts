@@ -10,7 +10,7 @@ export type DependencyKind = 'module' | 'provider';
  * - update-out-of-range: only a new constraint reaches the newest release
  * - unsatisfiable: no version matches, or the lock contradicts the constraint (`tofu init` fails)
  * - not-found: the registry does not know the module/provider
- * - error: the lookup failed or the constraint is malformed (see `message`)
+ * - error: the lookup failed, the constraint is malformed, or the locked provider version is no longer published (see `message`)
  */
 export type DependencyStatus = 'up-to-date' | 'update-in-range' | 'update-out-of-range' | 'unsatisfiable' | 'not-found' | 'error';
 

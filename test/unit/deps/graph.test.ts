@@ -60,6 +60,14 @@ test('evaluateVersions: installed modules kept while they match; locked provider
   assert.equal(evaluateVersions('provider', v, '~> 2.0', '1.0.0').status, 'unsatisfiable');
   assert.equal(evaluateVersions('provider', v, null, null).status, 'up-to-date');
   assert.match(evaluateVersions('provider', v, '~> banana', null).message!, /invalid version constraint/);
+  // a locked provider version the registry no longer lists: tofu init fails ("no longer available")
+  assert.deepEqual(evaluateVersions('provider', v, '~> 1.0', '1.5.0'), {
+    selected: null, newestMatching: '1.1.0', newest: '2.0.0', status: 'error',
+    message: 'locked version 1.5.0 is no longer available from the registry: tofu init fails until the lock is updated (tofu init -upgrade)',
+  });
+  assert.equal(evaluateVersions('provider', ['1.0.0', '1.1.0+build.1'], null, '1.1.0').status, 'up-to-date');
+  // an installed module stays installed: not a problem for init
+  assert.equal(evaluateVersions('module', v, '~> 1.0', '1.5.0').selected, '1.5.0');
   assert.deepEqual(evaluateVersions('provider', [], null, null),
     { selected: null, newestMatching: null, newest: null, status: 'unsatisfiable', message: 'no version is available' });
 });

@@ -65,6 +65,9 @@ before(async () => {
   // stack-f: a lock file tofu init refuses (hashes must be a list)
   write('stack-f/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
   write('stack-f/.terraform.lock.hcl', `provider "${h}/acme/widget" {\n  version = "1.0.0"\n  hashes  = "h1:AAAA"\n}\n`);
+  // stack-g: the locked version (1.0.5) is not (or no longer) published
+  write('stack-g/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
+  write('stack-g/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.0.5']]));
 });
 
 after(async () => { await reg?.stop(); });
@@ -133,6 +136,10 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   const widgetF = pick(rows, 'stack-f', 'widget');
   assert.deepEqual(brief(widgetF), ['1.0.0', null, '1.1.0', '2.0.0', 'error']);
   assert.match(widgetF.message!, /^tofu init refuses the lock file: .*stack-f\/\.terraform\.lock\.hcl:3: /);
+  // a locked version the registry does not list: tofu init fails ("no longer available"), the lock is still shown
+  const widgetG = pick(rows, 'stack-g', 'widget');
+  assert.deepEqual(brief(widgetG), ['1.0.5', null, '1.1.0', '2.0.0', 'error']);
+  assert.equal(widgetG.message, 'locked version 1.0.5 is no longer available from the registry: tofu init fails until the lock is updated (tofu init -upgrade)');
   // one versions request per distinct module/provider, however many directories use it
   assert.equal(reg.server.count('/v1/modules/acme/network/aws/versions'), 1);
   assert.equal(reg.server.count('/v1/providers/acme/widget/versions'), 1);
