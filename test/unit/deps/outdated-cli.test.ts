@@ -125,7 +125,9 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   assert.equal(widgetC.constraint, '>= 1.0, < 2.0.0');
   assert.deepEqual(brief(widgetC), [null, '1.1.0', '1.1.0', '2.0.0', 'update-out-of-range']);
   assert.deepEqual(brief(pick(rows, 'stack-c', 'random')), [null, '3.5.0', '3.5.0', '3.6.0', 'update-out-of-range']);
-  assert.deepEqual(brief(pick(rows, 'stack-c/modules/child', 'widget')), [null, '1.1.0', '1.1.0', '2.0.0', 'update-out-of-range']);
+  // stack-c/modules/child is stack-c's child module, not a configuration of its own: its widget
+  // constraint is counted once, in stack-c's row above
+  assert.deepEqual(rows.filter((x) => x.dir!.startsWith('stack-c/')), []);
   // the lock contradicts the constraint: tofu init fails until -upgrade
   const widgetD = pick(rows, 'stack-d', 'widget');
   assert.deepEqual(brief(widgetD), ['1.1.0', null, '2.0.0', '2.0.0', 'unsatisfiable']);
@@ -157,6 +159,15 @@ test('outdated: table output, exit 0 when everything is up to date, usage and fa
   const table = await run(['outdated', '--ca-file', reg.caCertPath, 'stack-d']);
   assert.equal(table.code, 1);
   assert.match(table.stdout, /stack-d: provider widget: locked version 1\.1\.0 does not match/);
+  // a child module directory: left out when found by walking, listed when named
+  const walked = await run(['outdated', '--ca-file', reg.caCertPath, 'stack-c']);
+  assert.equal(walked.code, 1);
+  assert.deepEqual(walked.stdout.split('\n').slice(1).filter(Boolean).map((l) => l.split(/\s+/).slice(0, 3).join(' ')),
+    ['stack-c module child', 'stack-c provider widget', 'stack-c provider random']);
+  assert.equal(walked.stderr, '3 dependencies: 2 outdated, 0 with problems\n');
+  const named = await run(['outdated', '--json', '--ca-file', reg.caCertPath, 'stack-c', 'stack-c/modules/child']);
+  assert.deepEqual((JSON.parse(named.stdout) as { dependencies: Row[] }).dependencies.map((x) => `${x.dir} ${x.name}`),
+    ['stack-c child', 'stack-c widget', 'stack-c random', 'stack-c/modules/child widget']);
   const usage = await run(['outdated', '--bogus']);
   assert.equal(usage.code, 2);
   assert.equal(usage.stderr, 'tofu-registry outdated: unknown flag --bogus\n');
