@@ -93,7 +93,10 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   assert.equal(r.code, 1, r.stderr);
   const rows = (JSON.parse(r.stdout) as { dependencies: Row[] }).dependencies;
   const h = reg.host;
-  // the exact shape of one row (field order is the documented one)
+  // the exact shape of one row, and its field order: the documented one (deepEqual ignores key order)
+  for (const row of rows) {
+    assert.deepEqual(Object.keys(row), ['dir', 'kind', 'name', 'source', 'constraint', 'locked', 'selected', 'newestMatching', 'newest', 'status', 'message']);
+  }
   assert.deepEqual(pick(rows, 'stack-a', 'inrange'), {
     dir: 'stack-a', kind: 'module', name: 'inrange', source: `${h}/acme/network/aws`, constraint: '~> 1.2',
     locked: '1.2.0', selected: '1.2.0', newestMatching: '1.10.0', newest: '2.1.0', status: 'update-in-range', message: null,
