@@ -27,6 +27,21 @@ test('descriptions read like the issue: constraint · locked · newest', () => {
   assert.equal(depIcon(dep({ status: 'error', problem: 'network-disabled' })).id, 'workspace-untrusted');
 });
 
+test('each status has its icon (and a quiet one for network problems)', () => {
+  const icons = (['up-to-date', 'update-in-range', 'update-out-of-range', 'unsatisfiable', 'not-found', 'error'] as const)
+    .map((status) => [status, depIcon(dep({ status }))]);
+  assert.deepEqual(Object.fromEntries(icons), {
+    'up-to-date': { id: 'pass', color: 'testing.iconPassed' },
+    'update-in-range': { id: 'arrow-circle-up', color: 'charts.blue' },
+    'update-out-of-range': { id: 'arrow-up', color: 'charts.yellow' },
+    unsatisfiable: { id: 'error', color: 'errorForeground' },
+    'not-found': { id: 'question', color: 'errorForeground' },
+    error: { id: 'warning', color: 'editorWarning.foreground' },
+  });
+  assert.equal(new Set(icons.map(([, i]) => JSON.stringify(i))).size, 6, 'six different icons');
+  assert.deepEqual(depIcon(dep({ status: 'error', problem: 'unreachable' })), { id: 'debug-disconnect', color: 'disabledForeground' });
+});
+
 test('folders, groups, the "only outdated" filter and the outdated count', () => {
   const graph: DependencyGraph = { directories: [
     { dir: '/ws/a', modules: [dep({ kind: 'module', name: 'vpc', status: 'up-to-date' })], providers: [dep({})], errors: [] },
