@@ -65,6 +65,13 @@ before(async () => {
   // stack-f: a lock file tofu init refuses (hashes must be a list)
   write('stack-f/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
   write('stack-f/.terraform.lock.hcl', `provider "${h}/acme/widget" {\n  version = "1.0.0"\n  hashes  = "h1:AAAA"\n}\n`);
+  // acme/beta: the newest published version is a prerelease (2.1.0-beta1 > 2.0.0)
+  reg.addProvider({ namespace: 'acme', type: 'beta', versions: ['1.0.0', '2.0.0', '2.1.0-beta1'].map((version) => ({ version, platforms: [] })) });
+  write('beta-locked/versions.tf', providers([['beta', 'acme/beta', '~> 2.0']]));
+  write('beta-locked/.terraform.lock.hcl', lock([[`${h}/acme/beta`, '2.0.0']]));
+  write('beta-old/versions.tf', providers([['beta', 'acme/beta', '~> 1.0']]));
+  write('beta-old/.terraform.lock.hcl', lock([[`${h}/acme/beta`, '1.0.0']]));
+  write('beta-named/versions.tf', providers([['beta', 'acme/beta', '2.1.0-beta1']]));
   // stack-g: the locked version (1.0.5) is not (or no longer) published
   write('stack-g/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
   write('stack-g/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.0.5']]));
@@ -145,6 +152,11 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   const widgetG = pick(rows, 'stack-g', 'widget');
   assert.deepEqual(brief(widgetG), ['1.0.5', null, '1.1.0', '2.0.0', 'error']);
   assert.equal(widgetG.message, 'locked version 1.0.5 is no longer available from the registry: tofu init fails until the lock is updated (tofu init -upgrade)');
+  // a newer prerelease is never the newest nor an upgrade: not newer than 2.0.0 for "~> 2.0" (up to date),
+  // not the target beyond "~> 1.0"; only a constraint naming it selects it
+  assert.deepEqual(brief(pick(rows, 'beta-locked', 'beta')), ['2.0.0', '2.0.0', '2.0.0', '2.0.0', 'up-to-date']);
+  assert.deepEqual(brief(pick(rows, 'beta-old', 'beta')), ['1.0.0', '1.0.0', '1.0.0', '2.0.0', 'update-out-of-range']);
+  assert.deepEqual(brief(pick(rows, 'beta-named', 'beta')), [null, '2.1.0-beta1', '2.1.0-beta1', '2.1.0-beta1', 'up-to-date']);
   // one versions request per distinct module/provider, however many directories use it
   assert.equal(reg.server.count('/v1/modules/acme/network/aws/versions'), 1);
   assert.equal(reg.server.count('/v1/providers/acme/widget/versions'), 1);
