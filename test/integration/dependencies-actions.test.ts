@@ -1,12 +1,13 @@
 // Dependency actions in a real VS Code extension host, where the constraint needs no edit:
 // "Upgrade to newest" on a provider whose constraint already allows the newest relocks it (the
 // file stays as it is, the lock file then holds the newest for the team's platforms), an upgrade
-// nothing can perform says why in a warning.
+// nothing can perform says why in a warning, and "Update within constraint" on a module shows the
+// version `tofu init -upgrade` installs.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { UpgradeResult } from '../../src/editor/dependencyActions';
+import type { UpdateWithinResult, UpgradeResult } from '../../src/editor/dependencyActions';
 import { capturingMessages, depItem, DepsFixture, startDepsFixture } from './deps-fixture';
 import { closeAll, EXTENSION_ID, waitFor, workspaceDir } from './editor-helpers';
 
@@ -65,10 +66,24 @@ describe('dependency actions without a constraint edit (real extension host)', f
   });
 
   it('"Upgrade to newest" that nothing can perform is a warning that says why', async () => {
+    await waitFor('the stuck module in the graph', async () => (await fx.view.refresh())?.directories.some((d) => d.dir === path.join(root, 'stuck')), 30000);
     const stuck = depItem(fx.view, 'deps-actions/stuck', 'stuck');
     assert.equal(stuck.dep.status, 'unsatisfiable');
     const { r, shown } = await capturingMessages(async (msgs) => ({ r: await vscode.commands.executeCommand<UpgradeResult>('tofuRegistry.dependencies.upgrade', stuck), shown: msgs }));
     assert.deepEqual([r.applied.length, r.relocked.length, r.lock], [0, 0, undefined]);
     assert.deepEqual(shown, ['warning: OpenTofu: Nothing upgraded. Cannot upgrade: module stuck: cannot rewrite "> 5.0" to reach 2.0.0.']);
+  });
+
+  it('"Update within constraint" on a module shows the version tofu init -upgrade installs', async () => {
+    await waitFor('the stack in the graph', async () => (await fx.view.refresh())?.directories.some((d) => d.dir === stack), 30000);
+    const net = depItem(fx.view, LABEL, 'net');
+    assert.deepEqual([net.dep.locked, net.dep.newestMatching, net.dep.newest], ['1.0.0', '1.1.0', '2.0.0']);
+    const lockBefore = read('.terraform.lock.hcl');
+    const { r, shown } = await capturingMessages(async (msgs) => ({ r: await vscode.commands.executeCommand<UpdateWithinResult>('tofuRegistry.dependencies.updateWithin', net), shown: msgs }));
+    const expected = 'module "net": nothing to edit — tofu init -upgrade installs 1.1.0 (installed: 1.0.0).';
+    assert.equal(r.message, expected);
+    assert.deepEqual(shown, [`info: OpenTofu: ${expected}`]);
+    assert.equal(r.lock, undefined, 'a module relocks nothing');
+    assert.equal(read('.terraform.lock.hcl'), lockBefore);
   });
 });
