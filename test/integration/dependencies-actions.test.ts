@@ -40,7 +40,7 @@ describe('dependency actions without a constraint edit (real extension host)', f
 
   after(async () => {
     await closeAll();
-    fs.rmSync(root, { recursive: true, force: true });
+    if (root) fs.rmSync(root, { recursive: true, force: true });
     await fx?.stop();
   });
 

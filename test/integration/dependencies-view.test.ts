@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { depItem, DepsFixture, startDepsFixture } from './deps-fixture';
+import { depItem, DepsFixture, mkdirWatched, startDepsFixture } from './deps-fixture';
 import { closeAll, waitFor, workspaceDir } from './editor-helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,7 +24,7 @@ describe('dependencies view: debounce, status bar, click (real extension host)',
 
   after(async () => {
     await closeAll();
-    fs.rmSync(root, { recursive: true, force: true });
+    if (root) fs.rmSync(root, { recursive: true, force: true });
     await fx?.stop();
   });
 
@@ -34,7 +34,7 @@ describe('dependencies view: debounce, status bar, click (real extension host)',
     await waitFor('the view to be quiet', async () => { const n = view.runs; await sleep(2500); return view.runs === n; }, 30000);
     const before = view.runs;
     const burst = path.join(root, 'burst');
-    fs.mkdirSync(burst);
+    await mkdirWatched(burst);
     // 400 ms apart: each write alone would be recomputed before the next one without the 1.5 s debounce.
     for (let i = 0; i < 4; i++) {
       fs.writeFileSync(path.join(burst, `m${i}.tf`), `module "m${i}" {\n  source = "./m${i}"\n}\n`);

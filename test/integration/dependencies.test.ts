@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DependencyView } from '../../src/editor/dependencies';
 import type { UpdateWithinResult, UpgradeResult } from '../../src/editor/dependencyActions';
-import { depItem as dep, depNodes, DepsFixture, startDepsFixture } from './deps-fixture';
+import { depItem as dep, depNodes, DepsFixture, mkdirWatched, startDepsFixture } from './deps-fixture';
 import { closeAll, completions, hoverText, labelOf, openFile, positionOf, waitFor, workspaceDir } from './editor-helpers';
 
 /** Runs the "Upgrade NAME to newest (VERSION)" code action at the first `at` of a file; the text before and the result. */
@@ -41,9 +41,10 @@ describe('dependencies view (real extension host)', function () {
     view = fx.view;
     const host = fx.reg.host;
     stack = path.join(workspaceDir(), 'deps-ws', 'stack');
+    // The first test relies on the file watcher: the directories first, each seen by it.
+    await mkdirWatched(stack);
     assert.ok(await view.refresh(), 'a graph was computed');
     outdatedBefore = Number(/(\d+) outdated/.exec(view.statusBar.text)?.[1] ?? 0);
-    fs.mkdirSync(stack, { recursive: true });
     fs.writeFileSync(path.join(stack, 'main.tf'), `module "net" {\n  source  = "${host}/deps/net/aws"\n  version = "~> 1.0" # keep me\n}\n`);
     fs.writeFileSync(path.join(stack, 'versions.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${host}/acme/widget"\n      version = "~> 1.0"\n    }\n    random = {\n      source  = "${host}/hashicorp/random"\n      version = "~> 3.6"\n    }\n  }\n}\n`);
     fs.writeFileSync(path.join(stack, '.terraform.lock.hcl'), `provider "${host}/acme/widget" {\n  version = "1.0.0"\n  hashes  = ["h1:AAAA"]\n}\n`);

@@ -3,6 +3,8 @@
 // and hashicorp/random (relocking downloads and verifies them), the extension's dependency view,
 // the team's platforms set, and the lock file those platforms need (hashes from the packages).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DependencyView } from '../../src/editor/dependencies';
 import type { DepsNode } from '../../src/editor/logic/depsTree';
@@ -12,7 +14,7 @@ import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, providerDefin
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
 import { removeTempDir, tempDir } from '../support/temp';
 import { tarGz } from '../unit/types/archives';
-import { extensionApi, trustTestCa } from './editor-helpers';
+import { extensionApi, trustTestCa, waitFor } from './editor-helpers';
 
 export const TEAM = ['darwin_arm64', 'linux_amd64'];
 export const OUTPUTS = 'output "vpc_id" {\n  value       = "vpc-1"\n  description = "ID of the VPC."\n}\noutput "subnet_ids" {\n  value = []\n}\noutput "admin_password" {\n  value     = "x"\n  sensitive = true\n}\n';
@@ -86,5 +88,28 @@ export async function capturingMessages<T>(fn: (shown: string[]) => Promise<T>):
   } finally {
     w.showInformationMessage = originals.info;
     w.showWarningMessage = originals.warn;
+  }
+}
+
+/**
+ * `mkdir -p` for a test that relies on the view's file watcher: one level at a time, each seen by
+ * the workspace watcher before the next. A recursive inotify watcher learns of a directory from
+ * its parent's event; a subdirectory created in the same instant (mkdir -p) is never watched, and
+ * the files written into it are never reported.
+ */
+export async function mkdirWatched(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let d = dir; !fs.existsSync(d); d = path.dirname(d)) missing.unshift(d);
+  const seen = new Set<string>();
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
+  const sub = watcher.onDidCreate((uri) => seen.add(uri.fsPath));
+  try {
+    for (const d of missing) {
+      fs.mkdirSync(d);
+      await waitFor(`the workspace file watcher to report ${d}`, () => seen.has(d), 10000);
+    }
+  } finally {
+    sub.dispose();
+    watcher.dispose();
   }
 }
