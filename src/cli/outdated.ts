@@ -1,15 +1,16 @@
 // tofu-registry outdated [--json] [--ca-file F] [--timeout S] [--cache-dir D | --no-cache] [DIR...]
-//   Every configuration directory under each DIR (default "."): each module call and provider with
-//   its constraint, locked/installed version, what `tofu init` selects now, the newest matching
-//   and the newest release, and a status. Exit 1 when any dependency is not up-to-date (like
-//   `npm outdated`), 0 otherwise, 2 on usage. A registry that cannot be reached is a
-//   `status: "error"` entry, not a failure of the command.
+//   Every root configuration directory under each DIR (default "."): each module call and provider
+//   with its constraint, locked/installed version, what `tofu init` selects now, the newest matching
+//   and the newest release, and a status. A directory another one calls as a local module is a
+//   child module, not listed (its providers count in its caller's); a DIR given is always listed.
+//   Exit 1 when any dependency is not up-to-date (like `npm outdated`), 0 otherwise, 2 on usage.
+//   A registry that cannot be reached is a `status: "error"` entry, not a failure of the command.
 //   --json: {"dependencies":[{"dir","kind","name","source","constraint","locked","selected",
 //            "newestMatching","newest","status","message"}]}   (dir relative to the working directory)
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { findConfigDirs } from '../engine/mirror/requirements';
-import { buildDependencyGraph, Dependency } from '../engine/deps';
+import { buildDependencyGraph, Dependency, dependencyLabel, rootConfigDirs } from '../engine/deps';
 import { redactUrls, shownUrl } from '../engine/net/http-errors';
 import { CliIO, flag, parseArgs, printJson } from './common';
 import { withModuleResolver } from './resolverRun';
@@ -17,7 +18,8 @@ import { withModuleResolver } from './resolverRun';
 export async function runOutdated(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
   const json = flag(parsed, 'json');
-  const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((p) => path.resolve(io.cwd, p));
+  const explicit = parsed.positionals.map((p) => path.resolve(io.cwd, p));
+  const roots = explicit.length ? explicit : [path.resolve(io.cwd)];
   // Child modules not installed yet are fetched (for their provider constraints) like `types check` does.
   return withModuleResolver(parsed, io, false, async (engine, resolver) => {
     const dirs = new Set<string>();
@@ -26,7 +28,7 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
       if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, root) || root} is not a directory`);
       for (const d of await findConfigDirs(root)) dirs.add(d);
     }
-    const graph = await buildDependencyGraph([...dirs].sort(), { engine, resolver });
+    const graph = await buildDependencyGraph(await rootConfigDirs([...dirs].sort(), explicit), { engine, resolver });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
     if (json) {
@@ -53,7 +55,7 @@ function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string)
     return;
   }
   const header = ['DIR', 'KIND', 'NAME', 'CONSTRAINT', 'LOCKED', 'SELECTED', 'MATCHING', 'NEWEST', 'STATUS'];
-  const rows = deps.map((d) => [shown(d.dir), d.kind, d.name, d.constraint ?? '-', d.locked ?? '-', d.selected ?? '-',
+  const rows = deps.map((d) => [shown(d.dir), d.kind, dependencyLabel(d), d.constraint ?? '-', d.locked ?? '-', d.selected ?? '-',
     d.newestMatching ?? '-', d.newest ?? '-', d.status]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ') + '\n';
@@ -61,7 +63,7 @@ function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string)
   for (const r of rows) io.stdout(line(r));
   const notes = deps.filter((d) => d.message && d.status !== 'up-to-date');
   if (notes.length) io.stdout('\n');
-  for (const d of notes) io.stdout(`${shown(d.dir)}: ${d.kind} ${d.name}: ${redactUrls(d.message!).replace(/\s*\n\s*/g, ' ')}\n`);
+  for (const d of notes) io.stdout(`${shown(d.dir)}: ${d.kind} ${dependencyLabel(d)}: ${redactUrls(d.message!).replace(/\s*\n\s*/g, ' ')}\n`);
   const outdated = deps.filter((d) => d.status === 'update-in-range' || d.status === 'update-out-of-range').length;
   const problems = deps.filter((d) => d.status !== 'up-to-date' && d.status !== 'update-in-range' && d.status !== 'update-out-of-range').length;
   io.stderr(`${deps.length} dependencies: ${outdated} outdated, ${problems} with problems\n`);

@@ -5,6 +5,7 @@
 // src/editor/logic/depsTree.ts; this file only adapts it to VS Code.
 import * as vscode from 'vscode';
 import { buildDependencyGraph } from '../engine/deps/graph';
+import { rootConfigDirs } from '../engine/deps/roots';
 import type { Dependency, DependencyGraph } from '../engine/deps/types';
 import { findConfigDirs } from '../engine/mirror/requirements';
 import { ModuleResolver } from '../engine/modules/resolve';
@@ -118,7 +119,8 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
     const t0 = performance.now();
     try {
       const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-      const dirs = (await Promise.all(roots.map((r) => findConfigDirs(r)))).flat();
+      // Root modules only: a local child module's providers already count in its caller's.
+      const dirs = await rootConfigDirs([...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())]);
       const graph = await buildDependencyGraph(dirs, {
         engine: this.services.engine, resolver: this.resolver, networkAllowed: () => this.services.networkAllowed(), signal: ac.signal,
       });

@@ -4,9 +4,8 @@
 // newest matching; modules: nothing to edit, the version `tofu init -upgrade` installs is shown),
 // refresh, the "only outdated" filter, open the block or the lock entry. Provider upgrades then
 // relock their directories through the lock engine for the team's platforms (relockStep.ts).
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { planUpgradeToNewest, UpgradePlan } from '../engine/deps/upgrade';
+import { planUndeclaredUpgrade, planUpgradeToNewest, UpgradePlan } from '../engine/deps/upgrade';
 import type { Dependency } from '../engine/deps/types';
 import { toRange } from './convert';
 import { DependencyView, openDeclaration, openLockEntry } from './dependencies';
@@ -22,8 +21,10 @@ export const UPDATE_WITHIN_COMMAND = 'tofuRegistry.dependencies.updateWithin';
 
 export interface UpgradeResult {
   applied: AppliedUpgrade[];
+  /** Providers whose constraint already allows the newest: relocked to it without an edit. */
+  relocked: { dep: Dependency; plan: UpgradePlan }[];
   skipped: string[];
-  /** After provider upgrades: relocking their directories (absent when no provider constraint changed). */
+  /** After provider upgrades: relocking their directories (absent when no provider moves). */
   lock?: LockStep;
 }
 
@@ -47,42 +48,53 @@ function depsOf(view: DependencyView, node?: DepsNode | Dependency, nodes?: read
   return all.filter((d) => { const k = `${d.dir}\u0000${d.kind}\u0000${d.name}`; return !seen.has(k) && !!seen.add(k); });
 }
 
+type Planned = { dep: Dependency; plan: UpgradePlan; doc?: vscode.TextDocument };
+
 /** Upgrade each dependency to its newest version: one undoable workspace edit, then the lock files. */
 export async function upgradeToNewest(deps: Dependency[], preview: boolean, services: RegistryServices, view: DependencyView): Promise<UpgradeResult> {
-  const result: UpgradeResult = { applied: [], skipped: [] };
+  const result: UpgradeResult = { applied: [], relocked: [], skipped: [] };
   const docs = new Map<string, vscode.TextDocument>();
-  const planned: { dep: Dependency; plan: UpgradePlan; doc: vscode.TextDocument }[] = [];
+  const planned: Planned[] = [];
   for (const dep of deps) {
-    if (!dep.site) { result.skipped.push(`${dep.kind} ${dep.name}: declared only by a child module or the lock file`); continue; }
-    const doc = docs.get(dep.site.file) ?? await vscode.workspace.openTextDocument(vscode.Uri.file(dep.site.file));
-    docs.set(dep.site.file, doc);
-    const plan = planUpgradeToNewest(dep, doc.getText(), doc.uri.fsPath);
-    if (!plan.edit) result.skipped.push(`${dep.kind} ${dep.name}: ${plan.message}`);
-    else planned.push({ dep, plan, doc });
+    let p: Planned = { dep, plan: planUndeclaredUpgrade(dep) };
+    if (dep.site) {
+      const doc = docs.get(dep.site.file) ?? await vscode.workspace.openTextDocument(vscode.Uri.file(dep.site.file));
+      docs.set(dep.site.file, doc);
+      p = { dep, plan: planUpgradeToNewest(dep, doc.getText(), doc.uri.fsPath), doc };
+    }
+    // No edit and no relock: nothing this command can do (the message says why).
+    if (p.plan.edit || p.plan.relock) planned.push(p);
+    else result.skipped.push(`${dep.kind} ${dep.name}: ${p.plan.message}`);
   }
   const chosen = preview && planned.length ? await showChanges(planned) : planned;
-  if (!chosen.length) return result;
-  const edit = new vscode.WorkspaceEdit();
-  for (const p of chosen) edit.replace(p.doc.uri, toRange(p.plan.edit!.range), p.plan.edit!.newText);
-  const touched = [...new Set(chosen.map((p) => p.doc))];
-  const wasDirty = new Set(touched.filter((d) => d.isDirty).map((d) => d.uri.toString()));
-  const oldTexts = chosen.map((p) => p.doc.getText(toRange(p.plan.edit!.range)));
-  if (!(await vscode.workspace.applyEdit(edit))) return result;
-  result.applied = chosen.map(({ dep, plan, doc }, i) => ({ dep, plan, uri: doc.uri, oldText: oldTexts[i] }));
-  // Files that had no unsaved changes are saved, so the lock step and the view see the new constraint.
-  for (const d of touched) if (!wasDirty.has(d.uri.toString()) && d.isDirty) await d.save();
-  // Every provider whose constraint changed: the lock engine picks what all constraints allow now.
-  const providers = result.applied.filter((a) => a.dep.kind === 'provider');
-  if (providers.length) result.lock = await relock(providers.map((a) => a.dep), services, view);
+  const edits = chosen.filter((p): p is Required<Planned> => !!p.plan.edit && !!p.doc);
+  result.relocked = chosen.filter((p) => !p.plan.edit);
+  if (edits.length) {
+    const edit = new vscode.WorkspaceEdit();
+    for (const p of edits) edit.replace(p.doc.uri, toRange(p.plan.edit!.range), p.plan.edit!.newText);
+    const touched = [...new Set(edits.map((p) => p.doc))];
+    const wasDirty = new Set(touched.filter((d) => d.isDirty).map((d) => d.uri.toString()));
+    const oldTexts = edits.map((p) => p.doc.getText(toRange(p.plan.edit!.range)));
+    if (!(await vscode.workspace.applyEdit(edit))) { result.relocked = []; return result; }
+    result.applied = edits.map(({ dep, plan, doc }, i) => ({ dep, plan, uri: doc.uri, oldText: oldTexts[i] }));
+    // Files that had no unsaved changes are saved, so the lock step and the view see the new constraint.
+    for (const d of touched) if (!wasDirty.has(d.uri.toString()) && d.isDirty) await d.save();
+  }
+  // Every provider whose constraint changed, and those whose lock alone holds them back: the lock
+  // engine picks what all constraints allow now (the newest, for the latter).
+  const providers = [...result.applied.filter((a) => a.dep.kind === 'provider').map((a) => a.dep), ...result.relocked.map((r) => r.dep)];
+  if (providers.length) result.lock = await relock(providers, services, view);
   return result;
 }
 
 /** "Show changes": every planned rewrite, all picked; the user unpicks what to leave and accepts (Escape: nothing). */
-async function showChanges<T extends { dep: Dependency; plan: UpgradePlan; doc: vscode.TextDocument }>(planned: T[]): Promise<T[]> {
+async function showChanges<T extends Planned>(planned: T[]): Promise<T[]> {
   const items = planned.map((p) => ({
     label: `${p.dep.kind === 'module' ? '$(package)' : '$(plug)'} ${p.dep.name}`,
-    description: `"${p.dep.constraint ?? ''}" → "${p.plan.constraint}"   ${p.dep.selected ?? '-'} → ${p.plan.version ?? p.dep.newest}`,
-    detail: `${vscode.workspace.asRelativePath(p.doc.uri)}:${p.plan.edit!.range.start.line + 1}${p.plan.message ? ` — ${p.plan.message}` : ''}`
+    description: p.plan.edit ? `"${p.dep.constraint ?? ''}" → "${p.plan.constraint}"   ${p.dep.selected ?? '-'} → ${p.plan.version ?? p.dep.newest}`
+      : `lock ${p.dep.locked ?? '-'} → ${p.plan.version}`,
+    detail: (p.plan.edit && p.doc ? `${vscode.workspace.asRelativePath(p.doc.uri)}:${p.plan.edit.range.start.line + 1}` : 'no constraint edit')
+      + (p.plan.message ? ` — ${p.plan.message}` : '')
       + (p.dep.kind === 'provider' ? ` — then the lock file, for ${teamPlatforms().join(', ')}` : ''),
     picked: true,
     planned: p,
@@ -96,12 +108,24 @@ async function showChanges<T extends { dep: Dependency; plan: UpgradePlan; doc: 
 }
 
 function summary(r: UpgradeResult): string {
-  const done = r.applied.map((a) => `${a.dep.name} → "${a.plan.constraint}"`).join(', ');
+  const done = [
+    ...r.applied.map((a) => `${a.dep.name} → "${a.plan.constraint}"`),
+    ...r.relocked.map((x) => `${x.dep.name} → ${x.plan.version} (${x.plan.message})`),
+  ].join(', ');
   const parts = [done ? `Upgraded ${done}.` : 'Nothing upgraded.'];
-  if (r.skipped.length) parts.push(`Skipped: ${r.skipped.join('; ')}.`);
+  if (r.skipped.length) parts.push(`${done ? 'Skipped' : 'Cannot upgrade'}: ${r.skipped.join('; ')}.`);
   for (const a of r.applied) if (a.plan.message) parts.push(a.plan.message);
-  if (r.lock) parts.push(r.lock.message);
+  if (r.lock) parts.push(r.lock.message, ...missedTarget(r));
   return parts.join(' ');
+}
+
+/** Relocked providers the lock engine did not move to the newest (another constraint holds them back): said, not hidden. */
+function missedTarget(r: UpgradeResult): string[] {
+  const files = r.lock?.report?.lockFiles ?? [];
+  return r.relocked.flatMap(({ dep, plan }) => {
+    const got = files.find((f) => f.dir === dep.dir)?.providers.find((p) => p.provider === dep.source)?.version;
+    return got && got !== plan.version ? [`${dep.name} is locked at ${got}, not ${plan.version}: another constraint excludes it.`] : [];
+  });
 }
 
 /** "Update within constraint": providers relocked to the newest matching (each directory once); modules say what init installs. */
@@ -127,8 +151,11 @@ export function registerDependencyActions(context: vscode.ExtensionContext, view
     if (!deps.length) { void vscode.window.showInformationMessage('OpenTofu: no outdated dependency selected.'); return undefined; }
     const r = await upgradeToNewest(deps, options?.preview ?? deps.length > 1, services, view);
     services.log.info(`dependencies: ${summary(r)}`);
-    if (r.lock?.failed) void afterFailedRelock(notRelocked(r.applied, r.lock), r.lock, services, view);
-    else if (r.lock || r.skipped.length || !r.applied.length) void vscode.window.showInformationMessage(`OpenTofu: ${summary(r)}`);
+    const edited = r.lock?.failed ? notRelocked(r.applied, r.lock) : [];
+    if (r.lock?.failed && edited.length) void afterFailedRelock(edited, r.lock, services, view);
+    // A failed relock with no edit to keep or revert, or nothing done at all: a warning that says why.
+    else if (r.lock?.failed || (!r.applied.length && !r.relocked.length)) void vscode.window.showWarningMessage(`OpenTofu: ${summary(r)}`);
+    else if (r.lock || r.skipped.length) void vscode.window.showInformationMessage(`OpenTofu: ${summary(r)}`);
     view.schedule(300);
     return r;
   };
@@ -150,7 +177,7 @@ export function registerDependencyActions(context: vscode.ExtensionContext, view
       const offset = document.offsetAt(range.start);
       const ref = refAt(services.refs(document).refs, offset);
       if (!ref || (!contains(ref.headerRange, offset) && !attributeAt(ref, offset))) return undefined;
-      const dep = findDependency(view.graph, path.dirname(document.uri.fsPath), ref.kind, ref.name);
+      const dep = findDependency(view.graph, document.uri.fsPath, ref.kind, ref.name);
       const relockable = dep?.kind === 'provider' && dep.status === 'unsatisfiable' && !!dep.locked && !!dep.newestMatching;
       if (!dep || (!isOutdated(dep) && !relockable)) return undefined;
       const actions: vscode.CodeAction[] = [];

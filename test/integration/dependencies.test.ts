@@ -11,23 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DependencyView } from '../../src/editor/dependencies';
 import type { UpdateWithinResult, UpgradeResult } from '../../src/editor/dependencyActions';
-import type { DepsNode } from '../../src/editor/logic/depsTree';
-import { canonicalConstraints, renderLockFile } from '../../src/engine/lockfile';
-import { expectedHashes } from '../support/expected-lock';
-import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../support/provider-packages';
-import { startTestRegistry, TestRegistry } from '../support/registry-server';
-import { tempDir } from '../support/temp';
-import { tarGz } from '../unit/types/archives';
-import { closeAll, completions, extensionApi, hoverText, labelOf, openFile, positionOf, trustTestCa, waitFor, workspaceDir } from './editor-helpers';
-
-const TEAM = ['darwin_arm64', 'linux_amd64'];
-const OUTPUTS = 'output "vpc_id" {\n  value       = "vpc-1"\n  description = "ID of the VPC."\n}\noutput "subnet_ids" {\n  value = []\n}\noutput "admin_password" {\n  value     = "x"\n  sensitive = true\n}\n';
-
-function depNodes(view: DependencyView, dirLabel: string): DepsNode[] {
-  const dir = view.getChildren().find((n) => n.label === dirLabel);
-  assert.ok(dir, `a folder item "${dirLabel}" in ${JSON.stringify(view.getChildren().map((n) => n.label))}`);
-  return view.getChildren(dir).flatMap((g) => view.getChildren(g));
-}
+import { depItem as dep, depNodes, DepsFixture, mkdirWatched, startDepsFixture } from './deps-fixture';
+import { closeAll, completions, hoverText, labelOf, openFile, positionOf, waitFor, workspaceDir } from './editor-helpers';
 
 /** Runs the "Upgrade NAME to newest (VERSION)" code action at the first `at` of a file; the text before and the result. */
 async function upgradeByCodeAction(file: string, at: string, title: string): Promise<{ doc: vscode.TextDocument; before: string; r: UpgradeResult }> {
@@ -42,60 +27,33 @@ async function upgradeByCodeAction(file: string, at: string, title: string): Pro
   return { doc, before, r };
 }
 
-function dep(view: DependencyView, dirLabel: string, name: string): Extract<DepsNode, { kind: 'dep' }> {
-  const n = depNodes(view, dirLabel).find((x) => x.kind === 'dep' && x.label === name);
-  assert.ok(n && n.kind === 'dep', `an item "${name}"`);
-  return n;
-}
-
 describe('dependencies view (real extension host)', function () {
   this.timeout(90000);
-  let reg: TestRegistry;
+  let fx: DepsFixture;
   let view: DependencyView;
   let stack: string;
   /** Outdated dependencies of the workspace before this suite's stack was written. */
   let outdatedBefore: number;
-  let files: PackageFiles;
-  const releases = new Map<string, BuiltRelease>();
   const lockPath = () => path.join(stack, '.terraform.lock.hcl');
-  /** The lock file the team's platforms need: each provider's packages' own hashes. */
-  const expectedLock = async (entries: Array<[string, string, string]>) => renderLockFile(await Promise.all(entries.map(async ([addr, version, constraint]) => ({
-    address: `${reg.host}/${addr}`, version, constraints: canonicalConstraints([constraint]), hashes: await expectedHashes(releases.get(`${addr} ${version}`)!, TEAM),
-  }))));
-  const zipOf = (addr: string, version: string, platform: string) => releases.get(`${addr} ${version}`)!.packages.find((p) => p.platform === platform)!.filename;
 
   before(async () => {
-    reg = await startTestRegistry();
-    reg.addModule({ namespace: 'deps', name: 'net', system: 'aws', versions: ['1.0.0', '1.1.0', '2.0.0'] });
-    for (const v of ['1.1.0', '2.0.0']) reg.addFile(`/archives/deps/net/aws/${v}.tar.gz`, tarGz([{ name: 'outputs.tf', data: OUTPUTS }]), 'application/gzip');
-    // Real signed packages for the stack's providers (they replace the fixture's metadata-only ones).
-    files = new PackageFiles(reg.server);
-    const key = await makeSigningKey();
-    const packages = tempDir('it-deps-pkgs-');
-    for (const [ns, type, versions] of [['acme', 'widget', ['1.0.0', '1.1.0', '2.0.0']], ['hashicorp', 'random', ['3.5.0', '3.6.0']]] as const) {
-      const built: BuiltRelease[] = [];
-      for (const version of versions) built.push(await buildRelease(packages, { namespace: ns, type, version, platforms: ['darwin_arm64', 'linux_amd64', 'windows_amd64'] }, key));
-      for (const r of built) { files.add(r); releases.set(`${ns}/${type} ${r.version}`, r); }
-      reg.addProvider(providerDefinition(files, built, [key]));
-    }
-    const api = await extensionApi();
-    await trustTestCa(api, reg);
-    await vscode.workspace.getConfiguration('tofuRegistry').update('lock.platforms', TEAM, vscode.ConfigurationTarget.Global);
-    assert.ok(api.dependencies, 'the dependencies view is registered');
-    view = api.dependencies;
+    fx = await startDepsFixture();
+    view = fx.view;
+    const host = fx.reg.host;
     stack = path.join(workspaceDir(), 'deps-ws', 'stack');
+    // The first test relies on the file watcher: the directories first, each seen by it.
+    await mkdirWatched(stack);
     assert.ok(await view.refresh(), 'a graph was computed');
     outdatedBefore = Number(/(\d+) outdated/.exec(view.statusBar.text)?.[1] ?? 0);
-    fs.mkdirSync(stack, { recursive: true });
-    fs.writeFileSync(path.join(stack, 'main.tf'), `module "net" {\n  source  = "${reg.host}/deps/net/aws"\n  version = "~> 1.0" # keep me\n}\n`);
-    fs.writeFileSync(path.join(stack, 'versions.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${reg.host}/acme/widget"\n      version = "~> 1.0"\n    }\n    random = {\n      source  = "${reg.host}/hashicorp/random"\n      version = "~> 3.6"\n    }\n  }\n}\n`);
-    fs.writeFileSync(path.join(stack, '.terraform.lock.hcl'), `provider "${reg.host}/acme/widget" {\n  version = "1.0.0"\n  hashes  = ["h1:AAAA"]\n}\n`);
+    fs.writeFileSync(path.join(stack, 'main.tf'), `module "net" {\n  source  = "${host}/deps/net/aws"\n  version = "~> 1.0" # keep me\n}\n`);
+    fs.writeFileSync(path.join(stack, 'versions.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${host}/acme/widget"\n      version = "~> 1.0"\n    }\n    random = {\n      source  = "${host}/hashicorp/random"\n      version = "~> 3.6"\n    }\n  }\n}\n`);
+    fs.writeFileSync(path.join(stack, '.terraform.lock.hcl'), `provider "${host}/acme/widget" {\n  version = "1.0.0"\n  hashes  = ["h1:AAAA"]\n}\n`);
   });
 
   after(async () => {
     await closeAll();
-    await vscode.workspace.getConfiguration('tofuRegistry').update('lock.platforms', undefined, vscode.ConfigurationTarget.Global);
-    await reg?.stop();
+    if (stack) fs.rmSync(path.dirname(stack), { recursive: true, force: true });
+    await fx?.stop();
   });
 
   it('shows modules and providers with their descriptions, icons and the status bar count', async () => {
@@ -153,7 +111,7 @@ describe('dependencies view (real extension host)', function () {
     assert.equal(r.lock?.failed, false, r.message);
     assert.match(r.message, /deps-ws\/stack\/\.terraform\.lock\.hcl updated: 1 provider\(s\) added \([^)]*hashicorp\/random\); version changed: [^ ]*acme\/widget 1\.0\.0 → 1\.1\.0\./);
     // widget moved (a new version: only its packages' hashes); random, required but not locked yet, was added
-    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '1.1.0', '~> 1.0']]));
+    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await fx.expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '1.1.0', '~> 1.0']]));
     await waitFor('the view to show the new lock', () => dep(view, 'deps-ws/stack', 'widget').description === '~> 1.0 · locked 1.1.0 · newest 2.0.0', 30000);
   });
 
@@ -162,8 +120,8 @@ describe('dependencies view (real extension host)', function () {
     const textBefore = versions.getText();
     const lockBefore = fs.readFileSync(lockPath(), 'utf8');
     const statBefore = fs.statSync(lockPath());
-    const zip = zipOf('acme/widget', '2.0.0', 'darwin_arm64');
-    files.fault(zip, { kind: 'status', status: 500 });
+    const zip = fx.zipOf('acme/widget', '2.0.0', 'darwin_arm64');
+    fx.files.fault(zip, { kind: 'status', status: 500 });
     const warnings: string[] = [];
     const w = vscode.window as unknown as Record<string, unknown>;
     const original = w.showWarningMessage;
@@ -183,7 +141,7 @@ describe('dependencies view (real extension host)', function () {
       assert.equal(versions.getText(), textBefore);
     } finally {
       w.showWarningMessage = original;
-      files.fault(zip, undefined);
+      fx.files.fault(zip, undefined);
     }
   });
 
@@ -192,7 +150,7 @@ describe('dependencies view (real extension host)', function () {
     const { doc, before, r } = await upgradeByCodeAction(path.join(stack, 'versions.tf'), '~> 1.0', 'Upgrade widget to newest (2.0.0)');
     assert.equal(r.lock?.failed, false, r.lock?.message);
     assert.equal(doc.getText(), before.replace('version = "~> 1.0"', 'version = "~> 2.0"'));
-    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '2.0.0', '~> 2.0']]));
+    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await fx.expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '2.0.0', '~> 2.0']]));
     await vscode.commands.executeCommand('undo');
     assert.equal(doc.getText(), before, 'one undoable edit (the lock write is not part of it)');
     await doc.save();
@@ -218,7 +176,7 @@ describe('dependencies view (real extension host)', function () {
     assert.equal(r.lock?.failed, false, r.lock?.message);
     assert.equal(r.lock?.report?.lockFiles.length, 1);
     // widget stays at 2.0.0 (locked, now allowed), its recorded constraint follows the configuration
-    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '2.0.0', '~> 2.0']]));
+    assert.equal(fs.readFileSync(lockPath(), 'utf8'), await fx.expectedLock([['hashicorp/random', '3.6.0', '~> 3.6'], ['acme/widget', '2.0.0', '~> 2.0']]));
     await waitFor('the view to show widget up to date', () => dep(view, 'deps-ws/stack', 'widget').dep.status === 'up-to-date', 30000);
   });
 });

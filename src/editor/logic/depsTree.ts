@@ -2,6 +2,7 @@
 // one item per dependency with its description ("~> 5.1 · locked 5.1.2 · newest 6.0.0"), an icon
 // per status, a tooltip and the actions it offers. Pure (no vscode).
 import * as path from 'node:path';
+import { dependencyLabel } from '../../engine/deps/types';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from '../../engine/deps/types';
 
 export type DepsNode =
@@ -84,7 +85,7 @@ export function depTooltip(d: Dependency): string {
     ['newest matching', d.newestMatching],
     ['newest', d.newest],
   ];
-  const lines = [`**${d.kind} ${d.name}**: ${STATUS_TEXT[d.status]}`, ''];
+  const lines = [`**${d.kind} ${dependencyLabel(d)}**: ${STATUS_TEXT[d.status]}`, ''];
   for (const [k, v] of rows) if (v) lines.push(`${k}: ${v}  `);
   if (d.message) lines.push('', d.message);
   return lines.join('\n');
@@ -98,7 +99,7 @@ export function contextValue(d: Dependency): string {
 
 export function depNode(d: Dependency): DepsNode {
   return {
-    kind: 'dep', id: `${d.dir}\u0000${d.kind}\u0000${d.name}`, dep: d, label: d.name,
+    kind: 'dep', id: `${d.dir}\u0000${d.kind}\u0000${dependencyLabel(d)}`, dep: d, label: dependencyLabel(d),
     description: depDescription(d), icon: depIcon(d), tooltip: depTooltip(d), contextValue: contextValue(d),
   };
 }
@@ -130,8 +131,17 @@ export function groupNodes(d: DirectoryDependencies, onlyOutdated: boolean): Dep
   return out;
 }
 
-/** The dependency declared by a block: by directory, kind and name. */
-export function findDependency(graph: DependencyGraph | undefined, dir: string, kind: Dependency['kind'], name: string): Dependency | undefined {
-  const d = graph?.directories.find((x) => x.dir === dir);
-  return (kind === 'module' ? d?.modules : d?.providers)?.find((x) => x.name === name);
+/**
+ * The dependency declared by a block of `file`: by its directory, kind and name; a module block of
+ * a local child module (listed under the root that calls it) by the file it is declared in.
+ */
+export function findDependency(graph: DependencyGraph | undefined, file: string, kind: Dependency['kind'], name: string): Dependency | undefined {
+  const d = graph?.directories.find((x) => x.dir === path.dirname(file));
+  const own = (kind === 'module' ? d?.modules : d?.providers)?.find((x) => x.name === name && !x.modulePath);
+  if (own || kind !== 'module') return own;
+  for (const dir of graph?.directories ?? []) {
+    const nested = dir.modules.find((x) => x.modulePath && x.name === name && x.site?.file === file);
+    if (nested) return nested;
+  }
+  return undefined;
 }

@@ -49,8 +49,12 @@ export async function directoryDependencies(dir: string, opts: GraphOptions): Pr
   const online = opts.networkAllowed?.() ?? true;
   const [facts, requirements] = await Promise.all([readLocalFacts(abs), providerRequirements(abs, opts.resolver, online)]);
   opts.signal?.throwIfAborted();
+  const nested = await nestedModuleCalls(abs, facts.modules);
   const [modules, providers] = await Promise.all([
-    Promise.all(facts.modules.map((m) => moduleDependency(abs, m, opts, online))),
+    Promise.all([
+      ...facts.modules.map((m) => moduleDependency(abs, abs, m, opts, online)),
+      ...nested.map(async (n) => ({ ...await moduleDependency(abs, n.dir, n.call, opts, online), modulePath: n.path })),
+    ]),
     providerDependencies(facts, requirements, opts, online),
   ]);
   // Problems a provider item already shows (a malformed constraint, a lock file tofu refuses) are not repeated.
@@ -64,7 +68,41 @@ function base(dir: string, kind: Dependency['kind'], name: string, source: strin
   return { dir, kind, name, source, constraint, locked, selected: null, newestMatching: null, newest: null, status: 'up-to-date', message: null };
 }
 
-async function moduleDependency(dir: string, call: LocalModuleCall, opts: GraphOptions, online: boolean): Promise<Dependency> {
+/** How deep local child modules are followed for their module calls (a safety bound, far above real trees). */
+const MAX_LOCAL_DEPTH = 16;
+
+/**
+ * The module calls of the root's local child modules, recursively: `tofu init` installs those
+ * too, and they belong to the root (a child module's directory is not a configuration of its own:
+ * roots.ts). Each child directory is read once, so local cycles end; `path` is the calling child's
+ * modules.json key ("network", "network.subnets").
+ */
+async function nestedModuleCalls(root: string, rootCalls: LocalModuleCall[]): Promise<Array<{ dir: string; path: string; call: LocalModuleCall }>> {
+  const out: Array<{ dir: string; path: string; call: LocalModuleCall }> = [];
+  const seen = new Set([root]);
+  const children = (dir: string, parent: string, calls: LocalModuleCall[]) => calls.flatMap((c) => {
+    const src = c.source === null ? undefined : parseModuleSource(c.source);
+    if (src?.kind !== 'local') return [];
+    const child = path.resolve(dir, src.path);
+    if (seen.has(child)) return [];
+    seen.add(child);
+    return [{ dir: child, path: parent ? `${parent}.${c.name}` : c.name }];
+  });
+  let level = children(root, '', rootCalls);
+  for (let depth = 0; level.length && depth < MAX_LOCAL_DEPTH; depth++) {
+    // An unreadable child is reported by the requirement collector (its providers come from there).
+    const read = await Promise.all(level.map(async (c) => ({ ...c, calls: (await readLocalFacts(c.dir)).modules })));
+    level = [];
+    for (const c of read) {
+      for (const call of c.calls) out.push({ dir: c.dir, path: c.path, call });
+      level.push(...children(c.dir, c.path, c.calls));
+    }
+  }
+  return out;
+}
+
+/** One module call of `callerDir` (the root or one of its local child modules), listed under the configuration `dir`. */
+async function moduleDependency(dir: string, callerDir: string, call: LocalModuleCall, opts: GraphOptions, online: boolean): Promise<Dependency> {
   const dep = base(dir, 'module', call.name, call.source ?? '', call.constraint, null);
   dep.site = call.site;
   if (!call.source) return fail(dep, 'error', 'the module source is missing or not a literal string');
@@ -78,7 +116,7 @@ async function moduleDependency(dir: string, call: LocalModuleCall, opts: GraphO
   }
   dep.registryAddress = src.address;
   dep.host = src.host;
-  const installed = await findInstalled({ callerDir: dir, name: call.name, source: call.source, version: call.constraint }).catch(() => undefined);
+  const installed = await findInstalled({ callerDir, name: call.name, source: call.source, version: call.constraint }).catch(() => undefined);
   dep.locked = installed?.version ?? null;
   if (!online) return offline(dep);
   try {

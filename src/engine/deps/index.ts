@@ -5,6 +5,7 @@ export { buildDependencyGraph, directoryDependencies, GraphOptions } from './gra
 export { evaluateVersions, isNewer, Evaluation } from './status';
 export { rewriteConstraint, constraintEdit, applyEdits, TextEdit } from './rewrite';
 export { readLocalFacts, LocalFacts } from './collect';
+export { rootConfigDirs } from './roots';
 export { providerRequirements } from './children';
-export { planUpgradeToNewest, versionValueOf, UpgradePlan } from './upgrade';
+export { planUndeclaredUpgrade, planUpgradeToNewest, versionValueOf, UpgradePlan } from './upgrade';
 export { relockProviders, RelockRequest } from './relock';

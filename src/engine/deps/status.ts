@@ -31,6 +31,14 @@ export function evaluateVersions(kind: VersionRules, versions: readonly string[]
   // is newer (a constraint naming a prerelease exactly may select it; nothing else offers one).
   const newest = newer(kind, all.newest, sel.newest);
   const newestMatching = sel.selected;
+  // A locked provider version the registry no longer lists: init queries for exactly that version
+  // and fails ("the previously-selected version … is no longer available"), whatever else matches.
+  if (kind === 'provider' && locked && matches(kind, locked, constraint) && !listed(kind, versions, locked)) {
+    return {
+      selected: null, newestMatching, newest, status: 'error',
+      message: `locked version ${locked} is no longer available from the registry: tofu init fails until the lock is updated (tofu init -upgrade)`,
+    };
+  }
   if (!newestMatching) {
     const what = constraint === null ? 'no version is available' : `no version matches ${JSON.stringify(constraint)}`;
     return { selected: null, newestMatching: null, newest, status: 'unsatisfiable', message: newest ? `${what} (newest ${newest})` : what };
@@ -61,6 +69,13 @@ function matches(kind: VersionRules, version: string, constraint: string | null)
   if (constraint === null) return true;
   const c = tryParseConstraint(constraint, kind);
   return !('error' in c) && matchesConstraint(v, c.constraint);
+}
+
+/** Whether the registry lists `version` (compared as versions, so build metadata aside). */
+function listed(kind: VersionRules, versions: readonly string[], version: string): boolean {
+  const want = parseVersion(version, kind);
+  if (typeof want === 'string') return false;
+  return versions.some((v) => { const p = parseVersion(v, kind); return typeof p !== 'string' && compareVersions(p, want) === 0; });
 }
 
 /** a > b (false when either is missing or invalid). */

@@ -10,7 +10,7 @@ export type DependencyKind = 'module' | 'provider';
  * - update-out-of-range: only a new constraint reaches the newest release
  * - unsatisfiable: no version matches, or the lock contradicts the constraint (`tofu init` fails)
  * - not-found: the registry does not know the module/provider
- * - error: the lookup failed or the constraint is malformed (see `message`)
+ * - error: the lookup failed, the constraint is malformed, or the locked provider version is no longer published (see `message`)
  */
 export type DependencyStatus = 'up-to-date' | 'update-in-range' | 'update-out-of-range' | 'unsatisfiable' | 'not-found' | 'error';
 
@@ -64,6 +64,16 @@ export interface Dependency {
   lockSite?: LockSite;
   /** Providers: the constraints of child modules, by module path (e.g. "module.vpc"). */
   childConstraints?: { module: string; constraint: string }[];
+  /**
+   * Modules: the key of the local child module whose block calls it (as modules.json keys it:
+   * "network", "network.subnets"); absent for the root module's own calls.
+   */
+  modulePath?: string;
+}
+
+/** A dependency as a person reads it: a module called by a child module is "child.name". */
+export function dependencyLabel(d: Pick<Dependency, 'name' | 'modulePath'>): string {
+  return d.modulePath ? `${d.modulePath}.${d.name}` : d.name;
 }
 
 export interface DirectoryDependencies {

@@ -17,6 +17,12 @@ export interface UpgradePlan {
   version: string | null;
   /** Why nothing is edited, or what else is needed (e.g. a child module's constraint). */
   message?: string;
+  /**
+   * No constraint edit is needed, but the lock file holds another version of this provider: relock
+   * it (as "Update within constraint" does) to reach `version`. Without this the upgrade would end
+   * with the old version still locked.
+   */
+  relock?: true;
 }
 
 /** The literal `version` value of the dependency's declaration in `text`, found by kind and name. */
@@ -37,13 +43,11 @@ export function planUpgradeToNewest(dep: Dependency, text: string, filePath: str
   if (!target) return { constraint: dep.constraint, version: null, message: `no version of ${dep.source} is known` };
   const { found, version } = versionValueOf(dep, text, filePath);
   if (!found) return { constraint: dep.constraint, version: null, message: `${dep.kind} "${dep.name}" is no longer declared in ${filePath}` };
-  if (!version) {
-    return { constraint: null, version: target, message: `${dep.kind} "${dep.name}" has no version constraint: tofu init -upgrade already selects ${target}` };
-  }
+  if (!version) return withoutEdit(dep, null, target, `${dep.kind} "${dep.name}" has no version constraint`);
   if (version.literal === null || !version.contentRange) return { constraint: null, version: null, message: 'the version argument is not a literal string' };
   const current = version.literal;
   if (selectVersions([target], current, rules).selected === target && !childBlocks(dep, target)) {
-    return { constraint: current, version: target, message: `"${current}" already allows ${target}` };
+    return withoutEdit(dep, current, target, `"${current}" already allows ${target}`);
   }
   const next = rewriteConstraint(current, target, rules);
   if (!next) return { constraint: current, version: null, message: `cannot rewrite "${current}" to reach ${target}` };
@@ -51,6 +55,28 @@ export function planUpgradeToNewest(dep: Dependency, text: string, filePath: str
   if (!edit) return { constraint: current, version: null, message: `the version string "${current}" is not plain text (escapes or several lines)` };
   const blocker = childBlocks(dep, target);
   return { edit, constraint: next, version: blocker ? null : target, ...(blocker ? { message: `${blocker.module} requires "${blocker.constraint}", which excludes ${target}` } : {}) };
+}
+
+/**
+ * "Upgrade to newest" for a provider only child modules or the lock file declare (nothing of the
+ * root to edit): a relock when its constraints already allow the newest, else why not.
+ */
+export function planUndeclaredUpgrade(dep: Dependency): UpgradePlan {
+  const target = dep.newest;
+  const why = `${dep.kind} "${dep.name}" is declared only by a child module or the lock file`;
+  if (dep.kind !== 'provider' || !target || selectVersions([target], dep.constraint, 'provider').selected !== target) {
+    return { constraint: dep.constraint, version: null, message: `${why}: change its constraint there` };
+  }
+  return withoutEdit(dep, dep.constraint, target, `its constraints already allow ${target}`);
+}
+
+/** The constraint already reaches `target`: a provider locked at another version is relocked; otherwise `tofu init -upgrade` picks it. */
+function withoutEdit(dep: Dependency, constraint: string | null, target: string, why: string): UpgradePlan {
+  if (dep.kind === 'provider' && dep.locked !== null && dep.locked !== target) {
+    return { constraint, version: target, relock: true, message: `${why}: the lock file moves from ${dep.locked} to ${target}` };
+  }
+  const what = dep.kind === 'module' ? `tofu init -upgrade installs it (installed: ${dep.locked ?? 'none yet'})` : `tofu init already selects it`;
+  return { constraint, version: target, message: `${why}: nothing to edit, ${what}` };
 }
 
 /** A child module's provider constraint that excludes `target`, if any. */

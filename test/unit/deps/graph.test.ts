@@ -60,6 +60,26 @@ test('evaluateVersions: installed modules kept while they match; locked provider
   assert.equal(evaluateVersions('provider', v, '~> 2.0', '1.0.0').status, 'unsatisfiable');
   assert.equal(evaluateVersions('provider', v, null, null).status, 'up-to-date');
   assert.match(evaluateVersions('provider', v, '~> banana', null).message!, /invalid version constraint/);
+  // the newest published version is a prerelease: never the newest nor an upgrade unless the constraint names it
+  const pre = ['1.0.0', '2.0.0', '2.1.0-beta1'];
+  for (const kind of ['provider', 'module'] as const) {
+    assert.deepEqual(evaluateVersions(kind, pre, '~> 2.0', '2.0.0'),
+      { selected: '2.0.0', newestMatching: '2.0.0', newest: '2.0.0', status: 'up-to-date', message: null }, kind);
+    assert.deepEqual(evaluateVersions(kind, pre, null, null),
+      { selected: '2.0.0', newestMatching: '2.0.0', newest: '2.0.0', status: 'up-to-date', message: null }, kind);
+    assert.deepEqual(evaluateVersions(kind, pre, '>= 1.0', '1.0.0'),
+      { selected: '1.0.0', newestMatching: '2.0.0', newest: '2.0.0', status: 'update-in-range', message: null }, kind);
+    assert.deepEqual(evaluateVersions(kind, pre, '2.1.0-beta1', null),
+      { selected: '2.1.0-beta1', newestMatching: '2.1.0-beta1', newest: '2.1.0-beta1', status: 'up-to-date', message: null }, kind);
+  }
+  // a locked provider version the registry no longer lists: tofu init fails ("no longer available")
+  assert.deepEqual(evaluateVersions('provider', v, '~> 1.0', '1.5.0'), {
+    selected: null, newestMatching: '1.1.0', newest: '2.0.0', status: 'error',
+    message: 'locked version 1.5.0 is no longer available from the registry: tofu init fails until the lock is updated (tofu init -upgrade)',
+  });
+  assert.equal(evaluateVersions('provider', ['1.0.0', '1.1.0+build.1'], null, '1.1.0').status, 'up-to-date');
+  // an installed module stays installed: not a problem for init
+  assert.equal(evaluateVersions('module', v, '~> 1.0', '1.5.0').selected, '1.5.0');
   assert.deepEqual(evaluateVersions('provider', [], null, null),
     { selected: null, newestMatching: null, newest: null, status: 'unsatisfiable', message: 'no version is available' });
 });

@@ -56,7 +56,15 @@ before(async () => {
   // stack-c: no lock; an exact prerelease pin; a child module's constraint narrows the root's
   write('stack-c/versions.tf', providers([['widget', 'acme/widget', '>= 1.0'], ['random', 'hashicorp/random', '3.5.0']]) +
     'module "child" {\n  source = "./modules/child"\n}\n');
-  write('stack-c/modules/child/versions.tf', providers([['widget', 'acme/widget', '< 2.0.0']]));
+  write('stack-c/modules/child/versions.tf', providers([['widget', 'acme/widget', '< 2.0.0']]) +
+    `module "net" {\n  source  = "${h}/acme/network/aws"\n  version = "~> 1.2"\n}\n`);
+  // tofu init installed the child's "net" at 1.2.0 (modules.json key "child.net")
+  write('stack-c/.terraform/modules/child.net/main.tf', '');
+  write('stack-c/.terraform/modules/modules.json', JSON.stringify({ Modules: [
+    { Key: '', Source: '', Dir: '.' },
+    { Key: 'child', Source: './modules/child', Dir: 'modules/child' },
+    { Key: 'child.net', Source: `${h}/acme/network/aws`, Version: '1.2.0', Dir: '.terraform/modules/child.net' },
+  ] }));
   // stack-d: the lock contradicts the constraint; an exactly requested prerelease
   write('stack-d/versions.tf', providers([['widget', 'acme/widget', '~> 2.0'], ['pre', 'hashicorp/random', '~> 3.6']]));
   write('stack-d/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.1.0']]));
@@ -65,6 +73,16 @@ before(async () => {
   // stack-f: a lock file tofu init refuses (hashes must be a list)
   write('stack-f/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
   write('stack-f/.terraform.lock.hcl', `provider "${h}/acme/widget" {\n  version = "1.0.0"\n  hashes  = "h1:AAAA"\n}\n`);
+  // acme/beta: the newest published version is a prerelease (2.1.0-beta1 > 2.0.0)
+  reg.addProvider({ namespace: 'acme', type: 'beta', versions: ['1.0.0', '2.0.0', '2.1.0-beta1'].map((version) => ({ version, platforms: [] })) });
+  write('beta-locked/versions.tf', providers([['beta', 'acme/beta', '~> 2.0']]));
+  write('beta-locked/.terraform.lock.hcl', lock([[`${h}/acme/beta`, '2.0.0']]));
+  write('beta-old/versions.tf', providers([['beta', 'acme/beta', '~> 1.0']]));
+  write('beta-old/.terraform.lock.hcl', lock([[`${h}/acme/beta`, '1.0.0']]));
+  write('beta-named/versions.tf', providers([['beta', 'acme/beta', '2.1.0-beta1']]));
+  // stack-g: the locked version (1.0.5) is not (or no longer) published
+  write('stack-g/versions.tf', providers([['widget', 'acme/widget', '~> 1.0']]));
+  write('stack-g/.terraform.lock.hcl', lock([[`${h}/acme/widget`, '1.0.5']]));
 });
 
 after(async () => { await reg?.stop(); });
@@ -90,7 +108,10 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   assert.equal(r.code, 1, r.stderr);
   const rows = (JSON.parse(r.stdout) as { dependencies: Row[] }).dependencies;
   const h = reg.host;
-  // the exact shape of one row (field order is the documented one)
+  // the exact shape of one row, and its field order: the documented one (deepEqual ignores key order)
+  for (const row of rows) {
+    assert.deepEqual(Object.keys(row), ['dir', 'kind', 'name', 'source', 'constraint', 'locked', 'selected', 'newestMatching', 'newest', 'status', 'message']);
+  }
   assert.deepEqual(pick(rows, 'stack-a', 'inrange'), {
     dir: 'stack-a', kind: 'module', name: 'inrange', source: `${h}/acme/network/aws`, constraint: '~> 1.2',
     locked: '1.2.0', selected: '1.2.0', newestMatching: '1.10.0', newest: '2.1.0', status: 'update-in-range', message: null,
@@ -122,7 +143,14 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   assert.equal(widgetC.constraint, '>= 1.0, < 2.0.0');
   assert.deepEqual(brief(widgetC), [null, '1.1.0', '1.1.0', '2.0.0', 'update-out-of-range']);
   assert.deepEqual(brief(pick(rows, 'stack-c', 'random')), [null, '3.5.0', '3.5.0', '3.6.0', 'update-out-of-range']);
-  assert.deepEqual(brief(pick(rows, 'stack-c/modules/child', 'widget')), [null, '1.1.0', '1.1.0', '2.0.0', 'update-out-of-range']);
+  // stack-c/modules/child is stack-c's child module, not a configuration of its own: its widget
+  // constraint is counted once, in stack-c's row above, and its module call is one of stack-c's
+  // (tofu init installs it: modules.json key "child.net" holds 1.2.0 back)
+  assert.deepEqual(rows.filter((x) => x.dir!.startsWith('stack-c/')), []);
+  assert.deepEqual(pick(rows, 'stack-c', 'net'), {
+    dir: 'stack-c', kind: 'module', name: 'net', source: `${h}/acme/network/aws`, constraint: '~> 1.2', locked: '1.2.0',
+    selected: '1.2.0', newestMatching: '1.10.0', newest: '2.1.0', status: 'update-in-range', message: null,
+  });
   // the lock contradicts the constraint: tofu init fails until -upgrade
   const widgetD = pick(rows, 'stack-d', 'widget');
   assert.deepEqual(brief(widgetD), ['1.1.0', null, '2.0.0', '2.0.0', 'unsatisfiable']);
@@ -133,6 +161,15 @@ test('outdated --json: every status from a real case, selected as tofu init pick
   const widgetF = pick(rows, 'stack-f', 'widget');
   assert.deepEqual(brief(widgetF), ['1.0.0', null, '1.1.0', '2.0.0', 'error']);
   assert.match(widgetF.message!, /^tofu init refuses the lock file: .*stack-f\/\.terraform\.lock\.hcl:3: /);
+  // a locked version the registry does not list: tofu init fails ("no longer available"), the lock is still shown
+  const widgetG = pick(rows, 'stack-g', 'widget');
+  assert.deepEqual(brief(widgetG), ['1.0.5', null, '1.1.0', '2.0.0', 'error']);
+  assert.equal(widgetG.message, 'locked version 1.0.5 is no longer available from the registry: tofu init fails until the lock is updated (tofu init -upgrade)');
+  // a newer prerelease is never the newest nor an upgrade: not newer than 2.0.0 for "~> 2.0" (up to date),
+  // not the target beyond "~> 1.0"; only a constraint naming it selects it
+  assert.deepEqual(brief(pick(rows, 'beta-locked', 'beta')), ['2.0.0', '2.0.0', '2.0.0', '2.0.0', 'up-to-date']);
+  assert.deepEqual(brief(pick(rows, 'beta-old', 'beta')), ['1.0.0', '1.0.0', '1.0.0', '2.0.0', 'update-out-of-range']);
+  assert.deepEqual(brief(pick(rows, 'beta-named', 'beta')), [null, '2.1.0-beta1', '2.1.0-beta1', '2.1.0-beta1', 'up-to-date']);
   // one versions request per distinct module/provider, however many directories use it
   assert.equal(reg.server.count('/v1/modules/acme/network/aws/versions'), 1);
   assert.equal(reg.server.count('/v1/providers/acme/widget/versions'), 1);
@@ -150,6 +187,15 @@ test('outdated: table output, exit 0 when everything is up to date, usage and fa
   const table = await run(['outdated', '--ca-file', reg.caCertPath, 'stack-d']);
   assert.equal(table.code, 1);
   assert.match(table.stdout, /stack-d: provider widget: locked version 1\.1\.0 does not match/);
+  // a child module directory: left out when found by walking, listed when named
+  const walked = await run(['outdated', '--ca-file', reg.caCertPath, 'stack-c']);
+  assert.equal(walked.code, 1);
+  assert.deepEqual(walked.stdout.split('\n').slice(1).filter(Boolean).map((l) => l.split(/\s+/).slice(0, 3).join(' ')),
+    ['stack-c module child', 'stack-c module child.net', 'stack-c provider widget', 'stack-c provider random']);
+  assert.equal(walked.stderr, '4 dependencies: 3 outdated, 0 with problems\n');
+  const named = await run(['outdated', '--json', '--ca-file', reg.caCertPath, 'stack-c', 'stack-c/modules/child']);
+  assert.deepEqual((JSON.parse(named.stdout) as { dependencies: Row[] }).dependencies.map((x) => `${x.dir} ${x.name}`),
+    ['stack-c child', 'stack-c net', 'stack-c widget', 'stack-c random', 'stack-c/modules/child net', 'stack-c/modules/child widget']);
   const usage = await run(['outdated', '--bogus']);
   assert.equal(usage.code, 2);
   assert.equal(usage.stderr, 'tofu-registry outdated: unknown flag --bogus\n');

@@ -2,7 +2,7 @@
 // prereleases, and an edit that leaves everything outside the changed characters byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEdits, constraintEdit, planUpgradeToNewest, rewriteConstraint } from '../../../src/engine/deps';
+import { applyEdits, constraintEdit, planUndeclaredUpgrade, planUpgradeToNewest, rewriteConstraint } from '../../../src/engine/deps';
 import type { Dependency } from '../../../src/engine/deps';
 import { extractFile, parseHcl } from '../../../src/engine/config';
 import { selectVersions } from '../../../src/engine/versions';
@@ -101,4 +101,37 @@ test('planUpgradeToNewest works on the current text, finds the block by name, an
   assert.equal(held.constraint, '~> 6.0');
   assert.equal(held.version, null);
   assert.match(held.message!, /module\.vpc requires "< 6\.0\.0"/);
+});
+
+test('"Upgrade to newest" when the constraint already allows the newest: a provider held back by its lock is relocked, nothing else is pretended', () => {
+  const tf = (c: string) => `terraform {\n  required_providers {\n    widget = {\n      source  = "acme/widget"\n      version = "${c}"\n    }\n  }\n}\n`;
+  const widget = (over: Partial<Dependency>) => dep({ kind: 'provider', name: 'widget', source: 'registry.opentofu.org/acme/widget', ...over });
+  // update-in-range: "~> 1.0" allows 1.1.0, the lock holds 1.0.0: no edit, a relock to 1.1.0
+  const inRange = planUpgradeToNewest(widget({ constraint: '~> 1.0', locked: '1.0.0', selected: '1.0.0', newestMatching: '1.1.0', newest: '1.1.0', status: 'update-in-range' }), tf('~> 1.0'), 'versions.tf');
+  assert.deepEqual(inRange, { constraint: '~> 1.0', version: '1.1.0', relock: true, message: '"~> 1.0" already allows 1.1.0: the lock file moves from 1.0.0 to 1.1.0' });
+  // the lock contradicts the constraint (unsatisfiable), which allows the newest: relocking is the fix
+  const contradicted = planUpgradeToNewest(widget({ constraint: '~> 2.0', locked: '1.1.0', selected: null, newestMatching: '2.0.0', newest: '2.0.0', status: 'unsatisfiable' }), tf('~> 2.0'), 'versions.tf');
+  assert.equal(contradicted.relock, true);
+  assert.equal(contradicted.version, '2.0.0');
+  // not locked: tofu init already picks the newest; a module: init -upgrade installs it (no lock to move)
+  const unlocked = planUpgradeToNewest(widget({ constraint: '~> 1.0', newest: '1.1.0' }), tf('~> 1.0'), 'versions.tf');
+  assert.deepEqual([unlocked.edit, unlocked.relock], [undefined, undefined]);
+  assert.match(unlocked.message!, /nothing to edit, tofu init already selects it/);
+  const text = 'module "net" {\n  source  = "acme/net/aws"\n  version = "~> 5"\n}\n';
+  const mod = planUpgradeToNewest(dep({ constraint: '~> 5', locked: '5.0.0', newest: '6.0.0' }), text, 'main.tf');
+  assert.deepEqual([mod.edit, mod.relock], [undefined, undefined]);
+  assert.equal(mod.message, '"~> 5" already allows 6.0.0: nothing to edit, tofu init -upgrade installs it (installed: 5.0.0)');
+  // nothing can be done: the reason is given, never an empty plan
+  const stuck = planUpgradeToNewest(widget({ constraint: '> 5.0', locked: null, newest: '2.0.0', status: 'unsatisfiable' }), tf('> 5.0'), 'versions.tf');
+  assert.deepEqual([stuck.edit, stuck.relock, stuck.message], [undefined, undefined, 'cannot rewrite "> 5.0" to reach 2.0.0']);
+});
+
+test('"Upgrade to newest" on a provider only a child module or the lock file declares: relock when its constraints allow the newest', () => {
+  const child = (over: Partial<Dependency>) => dep({ kind: 'provider', name: 'widget', source: 'registry.opentofu.org/acme/widget', site: undefined, ...over });
+  const ok = planUndeclaredUpgrade(child({ constraint: '>= 1.0', locked: '1.0.0', newest: '1.1.0', status: 'update-in-range' }));
+  assert.deepEqual([ok.relock, ok.version], [true, '1.1.0']);
+  const held = planUndeclaredUpgrade(child({ constraint: '< 2.0.0', locked: '1.0.0', newest: '2.0.0' }));
+  assert.equal(held.relock, undefined);
+  assert.equal(held.message, 'provider "widget" is declared only by a child module or the lock file: change its constraint there');
+  assert.equal(planUndeclaredUpgrade(child({ constraint: null, locked: '1.0.0', newest: '1.1.0' })).relock, true);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dependency, DependencyGraph } from '../../../src/engine/deps';
-import { contextValue, countOutdated, depDescription, depIcon, dirLabel, dirNodes, findDependency, groupNodes } from '../../../src/editor/logic/depsTree';
+import { contextValue, countOutdated, depDescription, depIcon, depNode, depTooltip, dirLabel, dirNodes, findDependency, groupNodes } from '../../../src/editor/logic/depsTree';
 
 function dep(over: Partial<Dependency>): Dependency {
   return {
@@ -27,6 +27,21 @@ test('descriptions read like the issue: constraint · locked · newest', () => {
   assert.equal(depIcon(dep({ status: 'error', problem: 'network-disabled' })).id, 'workspace-untrusted');
 });
 
+test('each status has its icon (and a quiet one for network problems)', () => {
+  const icons = (['up-to-date', 'update-in-range', 'update-out-of-range', 'unsatisfiable', 'not-found', 'error'] as const)
+    .map((status) => [status, depIcon(dep({ status }))]);
+  assert.deepEqual(Object.fromEntries(icons), {
+    'up-to-date': { id: 'pass', color: 'testing.iconPassed' },
+    'update-in-range': { id: 'arrow-circle-up', color: 'charts.blue' },
+    'update-out-of-range': { id: 'arrow-up', color: 'charts.yellow' },
+    unsatisfiable: { id: 'error', color: 'errorForeground' },
+    'not-found': { id: 'question', color: 'errorForeground' },
+    error: { id: 'warning', color: 'editorWarning.foreground' },
+  });
+  assert.equal(new Set(icons.map(([, i]) => JSON.stringify(i))).size, 6, 'six different icons');
+  assert.deepEqual(depIcon(dep({ status: 'error', problem: 'unreachable' })), { id: 'debug-disconnect', color: 'disabledForeground' });
+});
+
 test('folders, groups, the "only outdated" filter and the outdated count', () => {
   const graph: DependencyGraph = { directories: [
     { dir: '/ws/a', modules: [dep({ kind: 'module', name: 'vpc', status: 'up-to-date' })], providers: [dep({})], errors: [] },
@@ -38,8 +53,8 @@ test('folders, groups, the "only outdated" filter and the outdated count', () =>
   assert.deepEqual(dirNodes(graph, ['/ws'], true).map((n) => n.label), ['a']);
   assert.deepEqual(groupNodes(graph.directories[0], true).map((n) => [n.label, n.description]), [['Providers', '1 · 1 outdated']]);
   assert.deepEqual(groupNodes(graph.directories[0], false).map((n) => n.label), ['Modules', 'Providers']);
-  assert.equal(findDependency(graph, '/ws/a', 'module', 'vpc')?.name, 'vpc');
-  assert.equal(findDependency(graph, '/ws/a', 'provider', 'vpc'), undefined);
+  assert.equal(findDependency(graph, '/ws/a/main.tf', 'module', 'vpc')?.name, 'vpc');
+  assert.equal(findDependency(graph, '/ws/a/main.tf', 'provider', 'vpc'), undefined);
   assert.equal(dirLabel(join('/ws', 'x', 'y'), ['/ws']), 'x/y');
   assert.equal(dirLabel('/ws', ['/ws']), 'ws');
   assert.equal(dirLabel('/other/ws/x', ['/ws', '/other/ws']), 'ws/x');
@@ -64,4 +79,17 @@ test('item menus (package.json "when" clauses on the context value): upgrade, up
   assert.deepEqual(offered(dep({ site, lockSite, status: 'unsatisfiable' })), ['upgrade', 'updateWithin', 'open', 'openLock']);
   assert.deepEqual(offered(dep({ site, status: 'up-to-date' })), ['open']);
   assert.deepEqual(offered(dep({ kind: 'module', site, status: 'update-in-range' })), ['upgrade (inline)', 'upgrade', 'updateWithin', 'open']);
+});
+
+test('a module called by a local child module: labelled by its module path, found from the block in the child\'s file', () => {
+  const site = (file: string) => ({ file, range: { start: { line: 0, character: 0, offset: 0 }, end: { line: 0, character: 0, offset: 0 } } });
+  const own = dep({ kind: 'module', name: 'vpc', site: site('/ws/a/main.tf') });
+  const nested = dep({ kind: 'module', name: 'vpc', modulePath: 'net', site: site('/ws/a/modules/net/main.tf') });
+  const graph: DependencyGraph = { directories: [{ dir: '/ws/a', modules: [own, nested], providers: [], errors: [] }] };
+  assert.deepEqual([depNode(own).label, depNode(nested).label], ['vpc', 'net.vpc']);
+  assert.notEqual(depNode(own).id, depNode(nested).id, 'one tree item each');
+  assert.equal(findDependency(graph, '/ws/a/main.tf', 'module', 'vpc'), own);
+  assert.equal(findDependency(graph, '/ws/a/modules/net/main.tf', 'module', 'vpc'), nested, 'the child directory is no configuration of its own');
+  assert.equal(findDependency(graph, '/ws/a/modules/other/main.tf', 'module', 'vpc'), undefined);
+  assert.match(depTooltip(nested), /^\*\*module net\.vpc\*\*/);
 });

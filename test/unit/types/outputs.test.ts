@@ -1,6 +1,7 @@
 // Module outputs: declared outputs (override files merged), `module.NAME.OUTPUT` references,
-// completion context, hover text and the warning on an undeclared output — for a local module and
-// for a registry module fetched over HTTPS before `tofu init`.
+// completion context, hover text and the warning on an undeclared output — for a local module, for
+// a module installed by `tofu init` (.terraform/modules/modules.json) and for a registry module
+// fetched over HTTPS before `tofu init`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,9 +9,9 @@ import { join } from 'node:path';
 import { loadFile } from '../../../src/engine/config/files';
 import { parseHcl } from '../../../src/engine/config';
 import { ModuleResolver } from '../../../src/engine/modules/resolve';
-import { checkFile } from '../../../src/engine/modules/check';
+import { callSource, checkFile } from '../../../src/engine/modules/check';
 import { loadModuleInterface } from '../../../src/engine/modules/variables';
-import { outputCompletionContext, outputMarkdown, outputReferenceAt, outputReferences } from '../../../src/engine/modules/outputs';
+import { moduleCallsOfDirectory, outputCompletionContext, outputMarkdown, outputReferenceAt, outputReferences } from '../../../src/engine/modules/outputs';
 import { testEngine, withRegistry } from '../../support/registry-helpers';
 import { tempDir } from '../../support/temp';
 import { tarGz } from './archives';
@@ -61,6 +62,34 @@ test('a reference to an undeclared output is a warning on the output name (modul
   const root = project();
   const f = await loadFile(join(root, 'use.tf'));
   const r = await checkFile({ path: f.path, text: f.text, syntax: 'hcl', summary: f.summary, file: f.file }, new ModuleResolver({}));
+  assert.deepEqual(r.diagnostics.map((d) => [d.severity, f.text.slice(d.range.start.offset, d.range.end.offset), d.message]), [
+    ['warning', 'subnet_ids', 'Unsupported attribute: module "net" has no output named "subnet_ids". Its outputs: db_password, vpc_id.'],
+  ]);
+});
+
+test('outputs of a module installed by tofu init: completion after module.NAME. and the undeclared-output warning, no download', async () => {
+  const root = tempDir('tofu-registry-outputs-installed-');
+  const source = 'registry.example.invalid/outs/net/aws';
+  mkdirSync(join(root, '.terraform/modules/net'), { recursive: true });
+  writeFileSync(join(root, '.terraform/modules/net/outputs.tf'), OUTPUTS);
+  writeFileSync(join(root, '.terraform/modules/modules.json'), JSON.stringify({ Modules: [
+    { Key: '', Source: '', Dir: '.' },
+    { Key: 'net', Source: source, Version: '1.2.0', Dir: '.terraform/modules/net' },
+  ] }));
+  writeFileSync(join(root, 'main.tf'), `module "net" {\n  source  = "${source}"\n  version = "~> 1.0"\n}\n`);
+  writeFileSync(join(root, 'use.tf'), 'output "id" {\n  value = module.net.\n}\noutput "x" {\n  value = module.net.subnet_ids\n}\n');
+  // no engine, no download cache: only the installed copy can answer (a fetch would fail)
+  const resolver = new ModuleResolver({});
+  const f = await loadFile(join(root, 'use.tf'));
+  // completion, as the editor does it: the context of the line, the call from any file of the directory, its outputs
+  const ctx = outputCompletionContext(f.text.split('\n')[1]);
+  assert.deepEqual(ctx, { module: 'net', prefix: '' });
+  const call = (await moduleCallsOfDirectory({ path: f.path, calls: f.summary.modules })).find((c) => c.name === ctx!.module)!;
+  const mod = await resolver.resolve({ callerDir: root, name: call.name, source: callSource(call)!, version: call.version?.literal ?? null });
+  assert.deepEqual([mod.via, mod.version, mod.dir], ['installed', '1.2.0', join(root, '.terraform/modules/net')]);
+  assert.deepEqual(mod.iface.outputs.map((o) => [o.name, o.description, o.sensitive]), [['db_password', null, true], ['vpc_id', 'ID of the VPC.', false]]);
+  // the warning on an output the installed module does not declare
+  const r = await checkFile({ path: f.path, text: f.text, syntax: 'hcl', summary: f.summary, file: f.file }, resolver);
   assert.deepEqual(r.diagnostics.map((d) => [d.severity, f.text.slice(d.range.start.offset, d.range.end.offset), d.message]), [
     ['warning', 'subnet_ids', 'Unsupported attribute: module "net" has no output named "subnet_ids". Its outputs: db_password, vpc_id.'],
   ]);
