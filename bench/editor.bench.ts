@@ -88,9 +88,16 @@ export async function run(report: BenchReporter): Promise<void> {
   report.result('warm completion handler p99 (5,000-line file)', `${cP99.toFixed(3)} ms`, '≤ 1 ms', cP99 <= 1);
   report.result('warm hover handler p99 (5,000-line file)', `${hP99.toFixed(3)} ms`, '≤ 1 ms', hP99 <= 1);
   report.note(`baseline full parse: ${parseMs.toFixed(2)} ms → completion p99 is ${(cP99 / parseMs * 100).toFixed(2)}% of a parse, hover ${(hP99 / parseMs * 100).toFixed(2)}%`);
-  let t = performance.now();
-  const d = computeDiagnostics(refs, (x) => lookup.peekVersions(x), true);
-  const diagMs = performance.now() - t;
+  // Measured as the parse baseline is (one untimed call, then the median of 5): a single first
+  // call timed V8 compiling the diagnostics code, not the warm cost the target is about.
+  let d = computeDiagnostics(refs, (x) => lookup.peekVersions(x), true);
+  const diagSamples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    d = computeDiagnostics(refs, (x) => lookup.peekVersions(x), true);
+    diagSamples.push(performance.now() - t);
+  }
+  const diagMs = diagSamples.sort((a, b) => a - b)[2];
   report.result('diagnostics for the whole file (warm)', `${diagMs.toFixed(2)} ms`, `< 1 parse (${parseMs.toFixed(1)} ms)`, diagMs < parseMs);
   report.note(`${d.diagnostics.length} diagnostics`);
 
