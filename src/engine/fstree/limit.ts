@@ -32,8 +32,9 @@ export type Limiter = <R>(fn: () => Promise<R>) => Promise<R>;
 
 /**
  * A limit shared by callers that cannot pass one list to mapLimit (a recursive walk reading many
- * directories at once): functions start in the order given. Only for leaf work (a read, a stat) —
- * a function that waits for another one under the same limiter could wait forever.
+ * directories at once, the mirrors' and the lock engine's request and download slots): functions
+ * start in the order given. Only for leaf work (a read, a request) — a function that waits for
+ * another one under the same limiter could wait forever.
  */
 export function createLimiter(limit: number): Limiter {
   let active = 0;

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProviderAddress } from '../addresses';
+import { createLimiter, Limiter } from '../fstree';
 import type { Engine } from '../engine';
 import { h1OfUnpackedZip } from '../mirror/hash';
 import { sourceFor } from '../mirror';
@@ -36,24 +37,6 @@ export interface GathererOptions {
   signal?: AbortSignal;
 }
 
-/** Runs at most `limit` tasks at once. */
-export class Limiter {
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.queue.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.queue.shift()?.();
-    }
-  }
-}
-
 /** The first answer of a version: its metadata and, when it has `packages`, their checked hashes. */
 interface Probe { platform: string; meta?: ProviderPackageMeta; error?: unknown; packages?: Map<string, PlatformHashes> }
 
@@ -72,10 +55,10 @@ export class HashGatherer {
   private readonly sumsReads = new Map<string, Promise<VersionSums | undefined>>();
 
   constructor(private readonly opts: GathererOptions) {
-    this.archive = new Limiter(Math.max(1, opts.concurrency));
+    this.archive = createLimiter(Math.max(1, opts.concurrency));
     // Concurrency 1 is one request at a time, downloads included; otherwise small JSON and
     // SHA256SUMS requests get more room than archives.
-    this.requests = opts.concurrency <= 1 ? this.archive : new Limiter(Math.max(16, opts.concurrency));
+    this.requests = opts.concurrency <= 1 ? this.archive : createLimiter(Math.max(16, opts.concurrency));
     if (opts.source.kind === 'registry') this.origin = sourceFor(opts.engine) as RegistrySource;
     if (opts.source.kind === 'net-mirror') this.mirror = sourceFor(opts.engine, opts.source.url) as MirrorSource;
   }
@@ -94,7 +77,7 @@ export class HashGatherer {
     let p = this.versionLists.get(addr.address);
     if (!p) {
       const s = this.opts.source;
-      p = this.requests.run(async () => {
+      p = this.requests(async () => {
         if (s.kind === 'fs-mirror') return (await filesystemMirrorVersions(s.dir, addr)).versions.map((v) => v.version);
         if (s.kind === 'net-mirror') return this.mirror!.listVersions(addr, this.opts.signal);
         return (await this.opts.engine.listOriginProviderVersions(addr)).versions.map((v) => v.version);
@@ -157,7 +140,7 @@ export class HashGatherer {
     const known = probe.packages?.get(t.platform);
     if (known) return { hashes: known, outcome: 'packages' };
     if (probe.platform === t.platform && probe.error) throw probe.error;
-    const meta = probe.platform === t.platform && probe.meta ? probe.meta : await this.requests.run(() => this.origin!.metadata(t, this.opts.signal));
+    const meta = probe.platform === t.platform && probe.meta ? probe.meta : await this.requests(() => this.origin!.metadata(t, this.opts.signal));
     const hashes = await this.download(t, meta);
     await this.rememberSums(t, meta);
     this.store(src, t, t.platform, hashes);
@@ -200,12 +183,12 @@ export class HashGatherer {
       p = (async (): Promise<Probe> => {
         let meta: ProviderPackageMeta;
         try {
-          meta = await this.requests.run(() => this.origin!.metadata(t, this.opts.signal));
+          meta = await this.requests(() => this.origin!.metadata(t, this.opts.signal));
         } catch (error) {
           return { platform: t.platform, error };
         }
         if (!meta.packages) return { platform: t.platform, meta };
-        const sums = await this.requests.run(() => this.origin!.signedSums(meta, this.opts.signal));
+        const sums = await this.requests(() => this.origin!.signedSums(meta, this.opts.signal));
         const listed = checkSha256Sums(sums.document, meta.filename, meta.shasum);
         if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
         const contradiction = checkPackages(sums.document, { ...meta, packages: meta.packages });
@@ -228,8 +211,8 @@ export class HashGatherer {
     const dest = join(this.opts.tempDir, `${++this.files}.zip`);
     try {
       // One request at a time: SHA256SUMS first, so that fetch() finds it instead of asking beside the download.
-      if (this.requests === this.archive) await this.requests.run(() => this.origin!.signedSums(meta, this.opts.signal));
-      const res = await this.archive.run(() => this.origin!.fetch(t, { meta, dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
+      if (this.requests === this.archive) await this.requests(() => this.origin!.signedSums(meta, this.opts.signal));
+      const res = await this.archive(() => this.origin!.fetch(t, { meta, dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
       this.count(res.hashes.size);
       const installed = await this.unpackedH1(dest, res.hashes.h1, meta.downloadUrl);
       const listed = meta.packages?.[t.platform]?.hashes.filter((h) => h.startsWith('h1:')) ?? [];
@@ -242,8 +225,8 @@ export class HashGatherer {
   private async fromMirror(t: MirrorTarget, src: string): Promise<PlatformHashes> {
     const dest = join(this.opts.tempDir, `${++this.files}.zip`);
     try {
-      const listed = (await this.requests.run(() => this.mirror!.archive(t, this.opts.signal))).hashes;
-      const res = await this.archive.run(() => this.mirror!.fetch(t, { dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
+      const listed = (await this.requests(() => this.mirror!.archive(t, this.opts.signal))).hashes;
+      const res = await this.archive(() => this.mirror!.fetch(t, { dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
       this.count(res.hashes.size);
       const installed = await this.unpackedH1(dest, res.hashes.h1, this.opts.source.kind === 'net-mirror' ? this.opts.source.url : '');
       // As `tofu providers lock -net-mirror`: the package's own h1:, plus the mirror's hashes it matched.

@@ -9,7 +9,7 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
-import { createLimiter } from '../fstree';
+import { createLimiter, mapLimit } from '../fstree';
 import { ArchiveSource, FetchSlots, MirrorStepError } from './sources';
 import { errorText, mirrorFailure } from './types';
 import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
@@ -67,7 +67,7 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
   // Version lists are small JSON: more of them at once than archives, except at concurrency 1 (one
   // request at a time, as tofu providers mirror works).
   const concurrency = Math.max(1, opts.concurrency ?? 8);
-  await pool(reqs, concurrency === 1 ? 1 : Math.max(16, concurrency), async (r) => {
+  await mapLimit(reqs, concurrency === 1 ? 1 : Math.max(16, concurrency), async (r) => {
     if (isBuiltInProvider(r.address)) {
       notes.push(`${r.address.address}: skipped, built into OpenTofu (never installed from a registry)`);
       return;
@@ -133,7 +133,7 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   const download = createLimiter(concurrency);
   const slots: FetchSlots = { download, request: concurrency === 1 ? download : createLimiter(Math.max(16, concurrency)) };
   try {
-    await pool(opts.targets, concurrency === 1 ? 1 : 4 * concurrency, async (t) => {
+    await mapLimit(opts.targets, concurrency === 1 ? 1 : 4 * concurrency, async (t) => {
       const fail = (step: MirrorFailure['step'], detail: string) => {
         const f = mirrorFailure(t.provider, t.version, t.platform, step, detail);
         failed.push(f);
@@ -219,15 +219,6 @@ async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { pa
 function lockMismatch(actual: { h1: string; zh: string }, t: MirrorTarget): string | undefined {
   const bad = t.locks?.find((l) => !matchesAnyHash(actual, l.hashes));
   return bad && `${bad.file} (${bad.hashes.join(', ')})`;
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight. */
-export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  });
-  await Promise.all(workers);
 }
 
 /** Orders by provider, then version, then platform. */

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseModuleSource, RegistryModuleSource, splitSubdir } from '../addresses/module-source';
-import { FS_CONCURRENCY } from '../fstree';
+import { createLimiter, FS_CONCURRENCY } from '../fstree';
 import type { HttpClient } from '../net/http';
 import { canonicalModuleVersion } from '../registry/modules';
 import { selectVersions } from '../versions';
@@ -70,12 +70,12 @@ export class MirrorRun {
   /** Version lists are small JSON: more of them at once than packages (as the provider mirror does). */
   private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Configuration directories (given ones and the local modules they call) read at once. */
-  private readonly dirSlot = semaphore(FS_CONCURRENCY);
+  private readonly dirSlot = createLimiter(FS_CONCURRENCY);
   private queued = 0;
 
   constructor(private readonly opts: RunOptions, private readonly site: ModuleSite, private readonly work: string) {
-    this.slot = semaphore(Math.max(1, opts.concurrency ?? 8));
-    this.listSlot = semaphore(Math.max(16, opts.concurrency ?? 8));
+    this.slot = createLimiter(Math.max(1, opts.concurrency ?? 8));
+    this.listSlot = createLimiter(Math.max(16, opts.concurrency ?? 8));
     if (opts.signal) setMaxListeners(Math.max(100, (opts.concurrency ?? 8) * 8), opts.signal); // one listener per in-flight step
   }
 
@@ -309,23 +309,6 @@ export class MirrorRun {
       this.skip(r.call.source ?? r.call.sourceText, `a local path that leaves the module package ${inside} (tofu init refuses it)`, `called via ${where}`);
     }
   }
-}
-
-/** At most `limit` calls of the returned function run at once; the rest wait in order. */
-function semaphore(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((r) => waiting.push(r)); // the slot is handed over
-    else active++;
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
 }
 
 export function cmp(a: string, b: string): number {
