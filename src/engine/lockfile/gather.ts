@@ -12,7 +12,7 @@ import { createLimiter, Limiter } from '../fstree';
 import type { Engine } from '../engine';
 import { h1OfUnpackedZip } from '../mirror/hash';
 import { sourceFor } from '../mirror';
-import { MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../mirror/sources';
+import { FetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../mirror/sources';
 import { checkPackages, checkSha256Sums } from '../mirror/signature';
 import type { MirrorTarget } from '../mirror/types';
 import { shownUrl } from '../net/http-errors';
@@ -45,6 +45,8 @@ export class HashGatherer {
   readonly downloaded = { archives: 0, bytes: 0 };
   private readonly archive: Limiter;
   private readonly requests: Limiter;
+  /** What fetch() takes: a download slot for an archive's transfer alone (hashing and checks run outside it). */
+  private readonly slots: FetchSlots;
   private readonly tasks = new Map<string, Promise<{ hashes: PlatformHashes; outcome: GatherOutcome }>>();
   private readonly probes = new Map<string, Promise<Probe>>();
   private readonly versionLists = new Map<string, Promise<string[]>>();
@@ -59,6 +61,7 @@ export class HashGatherer {
     // Concurrency 1 is one request at a time, downloads included; otherwise small JSON and
     // SHA256SUMS requests get more room than archives.
     this.requests = opts.concurrency <= 1 ? this.archive : createLimiter(Math.max(16, opts.concurrency));
+    this.slots = { request: this.requests, download: this.archive };
     if (opts.source.kind === 'registry') this.origin = sourceFor(opts.engine) as RegistrySource;
     if (opts.source.kind === 'net-mirror') this.mirror = sourceFor(opts.engine, opts.source.url) as MirrorSource;
   }
@@ -188,7 +191,7 @@ export class HashGatherer {
           return { platform: t.platform, error };
         }
         if (!meta.packages) return { platform: t.platform, meta };
-        const sums = await this.requests(() => this.origin!.signedSums(meta, this.opts.signal));
+        const sums = await this.origin!.signedSums(meta, this.opts.signal, this.requests);
         const listed = checkSha256Sums(sums.document, meta.filename, meta.shasum);
         if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
         const contradiction = checkPackages(sums.document, { ...meta, packages: meta.packages });
@@ -210,9 +213,7 @@ export class HashGatherer {
   private async download(t: MirrorTarget, meta: ProviderPackageMeta): Promise<PlatformHashes> {
     const dest = join(this.opts.tempDir, `${++this.files}.zip`);
     try {
-      // One request at a time: SHA256SUMS first, so that fetch() finds it instead of asking beside the download.
-      if (this.requests === this.archive) await this.requests(() => this.origin!.signedSums(meta, this.opts.signal));
-      const res = await this.archive(() => this.origin!.fetch(t, { meta, dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
+      const res = await this.origin!.fetch(t, { meta, dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal, slots: this.slots });
       this.count(res.hashes.size);
       const installed = await this.unpackedH1(dest, res.hashes.h1, meta.downloadUrl);
       const listed = meta.packages?.[t.platform]?.hashes.filter((h) => h.startsWith('h1:')) ?? [];
@@ -226,7 +227,7 @@ export class HashGatherer {
     const dest = join(this.opts.tempDir, `${++this.files}.zip`);
     try {
       const listed = (await this.requests(() => this.mirror!.archive(t, this.opts.signal))).hashes;
-      const res = await this.archive(() => this.mirror!.fetch(t, { dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal }));
+      const res = await this.mirror!.fetch(t, { dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal, slots: this.slots });
       this.count(res.hashes.size);
       const installed = await this.unpackedH1(dest, res.hashes.h1, this.opts.source.kind === 'net-mirror' ? this.opts.source.url : '');
       // As `tofu providers lock -net-mirror`: the package's own h1:, plus the mirror's hashes it matched.

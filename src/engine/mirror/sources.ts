@@ -136,12 +136,13 @@ export class RegistrySource implements ArchiveSource {
 
   /**
    * SHA256SUMS of the version `meta` belongs to, once its signature verified (steps 'sha256sums',
-   * 'signature'); fetched and verified once per document for every platform and caller.
+   * 'signature'); fetched and verified once per document for every platform and caller. `slot`
+   * bounds the two requests (the caller's request slots); the signature check runs outside it.
    */
-  async signedSums(meta: ProviderPackageMeta, signal?: AbortSignal): Promise<SignedSums> {
+  async signedSums(meta: ProviderPackageMeta, signal?: AbortSignal, slot: Limiter = unlimited): Promise<SignedSums> {
     let docs: { doc: Buffer; sig: Buffer };
     try {
-      docs = await this.fetchDocuments(meta, signal);
+      docs = await this.fetchDocuments(meta, signal, slot);
     } catch (err) {
       throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
     }
