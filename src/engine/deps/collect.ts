@@ -5,7 +5,7 @@
 // providers the configuration requires is not decided here: see children.ts. No network.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { impliedProvider, parseProviderSource, ProviderAddress } from '../addresses';
+import { impliedProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import { loadConfigDir, LoadedFile } from '../config/files';
 import type { ModuleCall, RequiredProvider } from '../config/extract';
 import { LOCK_FILE_NAME } from '../lockfile/render';
@@ -104,15 +104,32 @@ async function readLock(dir: string, errors: string[]): Promise<LockFacts> {
   return lock;
 }
 
+/** The configuration files of one directory, override files left out (they are not merged here). */
+async function configFiles(dir: string, errors: string[]): Promise<LoadedFile[]> {
+  try {
+    return (await loadConfigDir(dir)).files.filter((f) => !f.override);
+  } catch (err) {
+    errors.push(`cannot read ${dir}: ${(err as Error).message}`);
+    return [];
+  }
+}
+
 /** Reads one configuration directory (not its subdirectories). Override files are not merged. */
 export async function readLocalFacts(dir: string): Promise<LocalFacts> {
   const errors: string[] = [];
-  let files: LoadedFile[] = [];
-  try {
-    files = (await loadConfigDir(dir)).files.filter((f) => !f.override);
-  } catch (err) {
-    errors.push(`cannot read ${dir}: ${(err as Error).message}`);
-  }
+  const files = await configFiles(dir, errors);
   const modules = files.flatMap((f) => f.summary.modules.map((m) => moduleCall(f, m)));
   return { dir, modules, declared: declaredProviders(files), lock: await readLock(dir, errors), errors };
+}
+
+/** The module calls of one directory, as readLocalFacts reads them (an unreadable directory has none). */
+export async function readModuleCalls(dir: string): Promise<LocalModuleCall[]> {
+  return (await configFiles(dir, [])).flatMap((f) => f.summary.modules.map((m) => moduleCall(f, m)));
+}
+
+/** The directory a local module source (`./modules/net`, `../shared`) names, resolved against its caller; undefined for any other source. */
+export function localModuleDir(callerDir: string, source: string | null | undefined): string | undefined {
+  if (!source) return undefined;
+  const src = parseModuleSource(source);
+  return src.kind === 'local' ? path.resolve(callerDir, src.path) : undefined;
 }

@@ -9,7 +9,7 @@ import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lock
 import { findInstalled, ModuleResolver } from '../modules/resolve';
 import { RegistryError } from '../net/errors';
 import { modulePath, providerRequirements } from './children';
-import { LocalFacts, LocalModuleCall, readLocalFacts } from './collect';
+import { LocalFacts, LocalModuleCall, localModuleDir, readLocalFacts, readModuleCalls } from './collect';
 import { evaluateVersions } from './status';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from './types';
 
@@ -81,17 +81,15 @@ async function nestedModuleCalls(root: string, rootCalls: LocalModuleCall[]): Pr
   const out: Array<{ dir: string; path: string; call: LocalModuleCall }> = [];
   const seen = new Set([root]);
   const children = (dir: string, parent: string, calls: LocalModuleCall[]) => calls.flatMap((c) => {
-    const src = c.source === null ? undefined : parseModuleSource(c.source);
-    if (src?.kind !== 'local') return [];
-    const child = path.resolve(dir, src.path);
-    if (seen.has(child)) return [];
+    const child = localModuleDir(dir, c.source);
+    if (child === undefined || seen.has(child)) return [];
     seen.add(child);
     return [{ dir: child, path: parent ? `${parent}.${c.name}` : c.name }];
   });
   let level = children(root, '', rootCalls);
   for (let depth = 0; level.length && depth < MAX_LOCAL_DEPTH; depth++) {
     // An unreadable child is reported by the requirement collector (its providers come from there).
-    const read = await Promise.all(level.map(async (c) => ({ ...c, calls: (await readLocalFacts(c.dir)).modules })));
+    const read = await Promise.all(level.map(async (c) => ({ ...c, calls: await readModuleCalls(c.dir) })));
     level = [];
     for (const c of read) {
       for (const call of c.calls) out.push({ dir: c.dir, path: c.path, call });

@@ -6,16 +6,13 @@
 // left out. Directories named explicitly (CLI arguments) are always kept. The mirror and lock
 // commands walk with findConfigDirs too but want every directory: this filter is ours only.
 import * as path from 'node:path';
-import { parseModuleSource } from '../addresses';
 import { loadConfigDir } from '../config/files';
+import { localModuleDir } from './collect';
 
-/** The local module directories `dir` calls (resolved, absolute); an unreadable directory calls none. */
+/** The local module directories `dir` calls (resolved, absolute), override files included; an unreadable directory calls none. */
 async function localCalls(dir: string): Promise<string[]> {
   const files = await loadConfigDir(dir).then((r) => r.files, () => []);
-  return files.flatMap((f) => f.summary.modules).flatMap((m) => {
-    const source = m.source?.literal;
-    return source && parseModuleSource(source).kind === 'local' ? [path.resolve(dir, source)] : [];
-  });
+  return files.flatMap((f) => f.summary.modules).flatMap((m) => localModuleDir(dir, m.source?.literal) ?? []);
 }
 
 /**
