@@ -10,7 +10,6 @@
 // listed in the JSON `files` array (its shape is a public contract and OpenTofu never reads the
 // file); the human output lists it with a note, and with --json a one-line note goes to stderr.
 // A file named explicitly on the command line is always inspected.
-import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { CliIO, flag, parseArgs, reportFailure, UsageError } from './common';
 import { filesDocument, humanFile, jsonFile } from './inspect-render';
@@ -76,8 +75,9 @@ function findTargets(positionals: string[], cwd: string): { targets: Target[]; s
   const byShown = new Map<string, Target>();
   for (const given of positionals) {
     const abs = path.resolve(cwd, given);
-    const list = findConfigFilesSync([abs]); // first: its error names the path
-    const explicit = !statSync(abs).isDirectory();
+    const list = findConfigFilesSync([abs]); // its error names the path
+    // A file PATH comes back as itself; a directory gives only files below it.
+    const explicit = list.length === 1 && list[0] === abs;
     // Shown names are path.join(given, part below abs); names read from directories need no
     // normalizing, so the PATH is normalized once and the parts appended.
     const base = path.normalize(given);
