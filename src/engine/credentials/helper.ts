@@ -14,12 +14,8 @@ import { compareVersions, parseVersion, ParsedVersion } from '../versions/versio
 export const HELPER_TIMEOUT_MS = 10_000;
 const MAX_STDOUT = 64 * 1024;
 
-/** A helper that gave no answer: `message` (= `reason`) says why, with nothing the helper printed. */
-export class CredentialsHelperError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
+/** A helper that gave no answer: `message` says why, with nothing the helper printed. */
+export class CredentialsHelperError extends Error {}
 
 // Where to look instead, since its own message is not shown.
 const BY_HAND = 'its error output is not shown: run it by hand to see why';

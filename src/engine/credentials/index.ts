@@ -167,7 +167,7 @@ export class CredentialStore {
         return { kind: 'helper', source, ...(token ? { token } : {}) };
       }, (err: unknown): HostCredential => {
         // The reason only (exit code, timeout, bad JSON): what the helper printed is never read.
-        const error = err instanceof CredentialsHelperError ? err.reason : 'failed';
+        const error = err instanceof CredentialsHelperError ? err.message : 'failed';
         this.log('warn', `${source} gave no token for ${h}: ${error}`);
         this.helperAnswers.set(h, { answer, expires: Date.now() + Math.min(30_000, this.opts.helperCacheMs ?? 30_000) });
         return { kind: 'helper', source, error };
