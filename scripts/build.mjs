@@ -65,14 +65,12 @@ const cliGroups = {
   name: 'cli-groups',
   setup(b) {
     b.onResolve({ filter: new RegExp(`^\\./cli/(${CLI_GROUPS.join('|')})$`) }, (a) =>
-      (a.importer.endsWith('src/cli.ts') ? { path: `./cli-${a.path.slice('./cli/'.length)}.js`, external: true } : undefined));
+      (/[\\/]src[\\/]cli\.ts$/.test(a.importer) ? { path: `./cli-${a.path.slice('./cli/'.length)}.js`, external: true } : undefined));
   },
 };
 await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [cliGroups, lazyVendor(LAZY)] });
 chmodSync('dist/cli.js', 0o755);
-for (const group of CLI_GROUPS) {
-  await build({ ...common, minify: true, entryPoints: [`src/cli/${group}.ts`], outfile: `dist/cli-${group}.js`, banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY)] });
-}
+await build({ ...common, minify: true, entryPoints: Object.fromEntries(CLI_GROUPS.map((g) => [`cli-${g}`, `src/cli/${g}.ts`])), outdir: 'dist', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY)] });
 // The hash pool's worker thread (src/engine/mirror/hash-worker.ts) needs a file of its own: both
 // bundles start it as dist/hash-worker.js (beside them); it loads yauzl from dist/vendor as they do.
 // The vsix (.vscodeignore) and the npm package (.npmignore) ship it.
