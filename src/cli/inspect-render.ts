@@ -50,9 +50,6 @@ export function humanSummary(p: string, s: FileSummary): string {
 /** One file's output (the JSON contract's file object, or the human lines), or why it could not be read. */
 export type RenderedFile<T> = { output: T } | { error: string };
 
-/** Each file object sits at depth 2 of `{"files": [...]}` in the two-space indented output. */
-const JSON_INDENT = '\n    ';
-
 /**
  * Reads and parses one file and returns its object of the JSON output, already serialized. Not the
  * object itself: its strings are slices of the file's text, which would then stay alive (and be
@@ -61,12 +58,63 @@ const JSON_INDENT = '\n    ';
  */
 export function jsonFile(shown: string, abs: string): RenderedFile<string> {
   const r = summarize(shown, abs);
-  return 'error' in r ? r : { output: JSON.stringify(summaryToJson(shown, r.output), null, 2).replace(/\n/g, JSON_INDENT) };
+  return 'error' in r ? r : { output: fileJson(shown, r.output) };
+}
+
+// The file object written directly, byte for byte what JSON.stringify(summaryToJson(…), null, 2)
+// writes at depth 2 of `{"files": [...]}` (test/unit/config/inspect-cli.test.ts compares them).
+// On a large tree, building the plain objects, stringifying them and re-indenting the result took
+// about a tenth of the run. Strings still go through JSON.stringify: its escaping is the contract.
+
+/** Indentation by depth, two spaces a level. */
+const INDENT = Array.from({ length: 10 }, (_, i) => '  '.repeat(i));
+
+/** `{ "k": v, … }` at depth d; the values are already serialized at depth d + 1. */
+function objectAt(d: number, fields: string[]): string {
+  const inner = INDENT[d + 1];
+  return `{\n${inner}${fields.join(`,\n${inner}`)}\n${INDENT[d]}}`;
+}
+
+/** `[ … ]` at depth d (`[]` when empty); each item serialized at depth d + 1. */
+function arrayAt<T>(d: number, items: T[], item: (x: T, depth: number) => string): string {
+  if (!items.length) return '[]';
+  const inner = INDENT[d + 1];
+  let out = `[\n${inner}${item(items[0], d + 1)}`;
+  for (let i = 1; i < items.length; i++) out += `,\n${inner}${item(items[i], d + 1)}`;
+  return `${out}\n${INDENT[d]}]`;
+}
+
+function valueAt(d: number, v: ValueInfo | null): string {
+  if (!v) return 'null';
+  return v.literal !== null ? JSON.stringify(v.literal) : objectAt(d, [`"expression": ${JSON.stringify(v.text)}`]);
+}
+
+function rangeAt(d: number, r: Range): string {
+  return objectAt(d, [
+    `"start": ${objectAt(d + 1, [`"line": ${r.start.line}`, `"character": ${r.start.character}`])}`,
+    `"end": ${objectAt(d + 1, [`"line": ${r.end.line}`, `"character": ${r.end.character}`])}`,
+  ]);
+}
+
+/** One file object of the `inspect --json` document, serialized at depth 2 (see summaryToJson for its shape). */
+export function fileJson(p: string, s: FileSummary): string {
+  const d = 2;
+  return objectAt(d, [
+    `"path": ${JSON.stringify(p)}`,
+    `"modules": ${arrayAt(d + 1, s.modules, (m, i) => objectAt(i, [
+      `"name": ${JSON.stringify(m.name)}`, `"source": ${valueAt(i + 1, m.source)}`, `"version": ${valueAt(i + 1, m.version)}`, `"range": ${rangeAt(i + 1, m.range)}`,
+    ]))}`,
+    `"requiredProviders": ${arrayAt(d + 1, s.requiredProviders, (r, i) => objectAt(i, [
+      `"name": ${JSON.stringify(r.name)}`, `"source": ${valueAt(i + 1, r.source)}`, `"version": ${valueAt(i + 1, r.version)}`,
+    ]))}`,
+    `"variables": ${arrayAt(d + 1, s.variables, (v, i) => objectAt(i, [`"name": ${JSON.stringify(v.name)}`, `"type": ${valueAt(i + 1, v.type)}`]))}`,
+    `"diagnostics": ${arrayAt(d + 1, s.diagnostics, (x, i) => objectAt(i, [`"message": ${JSON.stringify(x.message)}`, `"range": ${rangeAt(i + 1, x.range)}`]))}`,
+  ]);
 }
 
 /** The `{"files": [...]}` document from serialized file objects, exactly as JSON.stringify(…, null, 2) writes it. */
 export function filesDocument(parts: string[]): string {
-  return parts.length ? `{\n  "files": [${JSON_INDENT}${parts.join(`,${JSON_INDENT}`)}\n  ]\n}\n` : '{\n  "files": []\n}\n';
+  return parts.length ? `{\n  "files": [\n    ${parts.join(',\n    ')}\n  ]\n}\n` : '{\n  "files": []\n}\n';
 }
 
 /** The human summary lines of one file. */

@@ -2,7 +2,7 @@
 // `.tf.json`) of the same base name in one directory, override files, and directory walking.
 import { promises as fs, statSync, Stats } from 'node:fs';
 import * as path from 'node:path';
-import { FS_CONCURRENCY, mapLimit, readText, TreeVisitor, walkTree, walkTreeSync } from '../fstree';
+import { entryPath, FS_CONCURRENCY, mapLimit, readText, TreeVisitor, walkTree, walkTreeSync } from '../fstree';
 import { ConfigFile } from './ast';
 import { extractFile, FileSummary } from './extract';
 import { parseJsonConfig } from './json';
@@ -148,8 +148,8 @@ function unreadablePath(p: string, err: unknown): Error {
 /** Adds every configuration file of the walked tree to `out` (skipping .terraform/, .git/, node_modules/). */
 function configFileCollector(out: Set<string>): TreeVisitor {
   return {
-    directory(dir, entries) {
-      for (const e of entries) if (!e.isDirectory() && isConfigFileName(e.name)) out.add(path.join(dir, e.name));
+    directory(dir, entries, depth) {
+      for (const e of entries) if (!e.isDirectory() && isConfigFileName(e.name)) out.add(entryPath(dir, e.name, depth));
     },
     descend: (name) => !SKIP_DIRS.has(name),
     unreadable(dir, err) {

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../../../src/cli/common';
-import { runInspect } from '../../../src/cli/inspect';
+import { runInspect, summaryToJson } from '../../../src/cli/inspect';
+import { extractFile, parseConfig } from '../../../src/engine/config';
 import { tempDir } from '../../support/temp';
 
 /** Runs the command in-process the way src/cli.ts dispatches it (UsageError → exit 2). */
@@ -90,6 +90,45 @@ test('inspect --json: exact shape, literals vs expressions, nulls, ranges, diagn
     assert.equal(doc.files[2].modules[0].version, '1.0.0');
     assert.deepEqual(doc.files[3].variables, [{ name: 'from_tofu', type: null }]);
     assert.match(r.stderr, /twin\.tf: ignored, twin\.tofu takes precedence/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('inspect --json writes exactly what JSON.stringify(…, null, 2) writes of the documented objects', async () => {
+  const dir = fixture();
+  // Strings JSON must escape, in every place a string is written: paths, names, literals, expressions, messages.
+  writeFileSync(path.join(dir, 'tricky (q) é.tf'), [
+    'module "quo\\"te" {',
+    '  source  = "a\\tb\\n\\u2028\\u0001 \\\\ \\"x\\" é 😀"',
+    '  version = <<-EOT',
+    '    multi',
+    '      line',
+    '    EOT',
+    '}',
+    'variable "v" { type = map(object({ a = optional(string, "\\"") })) }',
+    'terraform {\n  required_providers {\n    p = { source = "h/p", version = var.x }\n  }\n}',
+    'module "bad" {',
+    '  source = "x" "y"',
+    '}',
+    '',
+  ].join('\n'));
+  try {
+    const r = await run(['inspect', '--json', '.'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const shown = (JSON.parse(r.stdout) as { files: { path: string }[] }).files.map((f) => f.path);
+    assert.ok(shown.includes('tricky (q) é.tf'), shown.join());
+    const files = shown.map((p) => {
+      const text = readFileSync(path.join(dir, p), 'utf8');
+      return summaryToJson(p, extractFile(parseConfig(text, p), text));
+    });
+    const tricky = files[shown.indexOf('tricky (q) é.tf')] as { modules: { source: string }[]; diagnostics: unknown[] };
+    assert.equal(tricky.modules[0].source, 'a\tb\n\u2028\u0001 \\ "x" é 😀');
+    assert.ok(tricky.diagnostics.length > 0);
+    assert.equal(r.stdout, JSON.stringify({ files }, null, 2) + '\n');
+    mkdirSync(path.join(dir, 'empty'));
+    const empty = await run(['inspect', '--json', 'empty'], dir);
+    assert.equal(empty.stdout, JSON.stringify({ files: [] }, null, 2) + '\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
