@@ -1,6 +1,6 @@
 // How `inspect` shows one file: the JSON contract's file object and the human summary.
 import { readFileSync } from 'node:fs';
-import { extractFile, FileSummary, parseConfig, Range, ValueInfo } from '../engine/config';
+import { ConfigOverview, overviewOf, Range, ValueInfo } from '../engine/config';
 import { parseTypeConstraint } from '../engine/types/parse';
 import { renderType } from '../engine/types/render';
 
@@ -15,7 +15,8 @@ export function jsonRange(r: Range): { start: { line: number; character: number 
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
 
-export function summaryToJson(p: string, s: FileSummary): unknown {
+/** The JSON contract's file object. A FileSummary (extractFile) is an overview too. */
+export function summaryToJson(p: string, s: ConfigOverview): unknown {
   return {
     path: p,
     modules: s.modules.map((m) => ({ name: m.name, source: jsonValue(m.source), version: jsonValue(m.version), range: jsonRange(m.range) })),
@@ -37,7 +38,7 @@ function humanType(v: ValueInfo | null): string {
   return parsed.diagnostics.some((d) => d.severity === 'error') ? human(v) : renderType(parsed.type);
 }
 
-export function humanSummary(p: string, s: FileSummary): string {
+export function humanSummary(p: string, s: ConfigOverview): string {
   const lines = [p];
   for (const m of s.modules) lines.push(`  module ${JSON.stringify(m.name)}  source ${human(m.source)}  version ${human(m.version)}  (line ${m.range.start.line + 1})`);
   for (const r of s.requiredProviders) lines.push(`  provider ${r.name}  source ${human(r.source)}  version ${human(r.version)}${r.legacy ? '  (legacy string form)' : ''}`);
@@ -97,7 +98,7 @@ function rangeAt(d: number, r: Range): string {
 }
 
 /** One file object of the `inspect --json` document, serialized at depth 2 (see summaryToJson for its shape). */
-export function fileJson(p: string, s: FileSummary): string {
+export function fileJson(p: string, s: ConfigOverview): string {
   const d = 2;
   return objectAt(d, [
     `"path": ${JSON.stringify(p)}`,
@@ -123,12 +124,12 @@ export function humanFile(shown: string, abs: string): RenderedFile<string> {
   return 'error' in r ? r : { output: humanSummary(shown, r.output) };
 }
 
-function summarize(shown: string, abs: string): RenderedFile<FileSummary> {
+function summarize(shown: string, abs: string): RenderedFile<ConfigOverview> {
   let text: string;
   try {
     text = readFileSync(abs, 'utf8');
   } catch (err) {
     return { error: `cannot read ${shown}: ${(err as Error).message}` };
   }
-  return { output: extractFile(parseConfig(text, shown), text) };
+  return { output: overviewOf(text, shown) };
 }

@@ -48,7 +48,7 @@ export async function runInspect(args: string[], io: CliIO): Promise<number> {
 
   // In file order. The first unreadable file fails the command. Nothing of a file's syntax tree or
   // text outlives its turn: human output is written per file, JSON kept as each file's text.
-  if (targets.length >= WARM_UP_FILES) warmUpParser({ json: targets.some((t) => isJsonConfigFile(t.abs)) });
+  if (targets.length >= WARM_UP_FILES) warmUpParser({ json: targets.some((t) => isJsonConfigFile(t.abs)), overview: true });
   const files: string[] = [];
   for (const t of targets) {
     const r = json ? jsonFile(t.shown, t.abs) : humanFile(t.shown, t.abs);

@@ -1,6 +1,6 @@
 // The syntax tree of an OpenTofu configuration file (HCL native syntax, and the JSON syntax mapped
 // onto the same shapes). Plain data: no classes, no methods, safe to cache and to send across
-// processes. Every node carries its exact source range.
+// processes. Every node carries its exact source range (NO_RANGE outside a scoped parse's scope).
 //
 // Positions are 0-based lines and UTF-16 code-unit characters (what VS Code and LSP use), plus the
 // 0-based UTF-16 offset into the file text so that `text.slice(range.start.offset, range.end.offset)`
@@ -16,6 +16,15 @@ export interface Range {
   start: Position;
   end: Position;
 }
+
+/**
+ * The range of every node outside the scope of a scoped parse (ParseOptions.scope): such a parse
+ * does not compute what nobody will read. Frozen, so it is never edited in place.
+ */
+export const NO_RANGE: Range = Object.freeze({
+  start: Object.freeze({ line: 0, character: 0, offset: 0 }),
+  end: Object.freeze({ line: 0, character: 0, offset: 0 }),
+});
 
 export type Severity = 'error' | 'warning';
 

@@ -1,6 +1,6 @@
 // Token cursor shared by the expression and body parsers: newline significance, diagnostics,
 // node ranges, and the indentation heuristics used by the second (recovery) pass.
-import { Diagnostic, Expression, Range } from './ast';
+import { Diagnostic, Expression, NO_RANGE, Range } from './ast';
 import { F_FIRST, LineMap, T, TOKEN_NAMES, TokenStream } from './tokens';
 
 export class Cursor {
@@ -19,6 +19,11 @@ export class Cursor {
   diags: Diagnostic[] = [];
   /** Nesting depth of expressions/blocks being parsed (bounded so deep input cannot overflow the stack). */
   depth = 0;
+  /**
+   * Outside the scope of a scoped parse (ParseOptions.scope): nodes get NO_RANGE and template text
+   * is not decoded, since nothing will read them. Diagnostics always get their real ranges.
+   */
+  lean = false;
 
   constructor(readonly text: string, readonly lm: LineMap, tokens: TokenStream, heur: boolean) {
     this.k = tokens.kinds;
@@ -85,17 +90,22 @@ export class Cursor {
   }
 
   range(start: number, end: number): Range {
-    return this.lm.range(start, end);
+    return this.lean ? NO_RANGE : this.lm.range(start, end);
   }
 
   /** A range from a child's start to an offset: shares the child's Position (fewer allocations). */
   from(a: Range, end: number): Range {
-    return { start: a.start, end: this.lm.pos(end) };
+    return this.lean ? NO_RANGE : { start: a.start, end: this.lm.pos(end) };
+  }
+
+  /** A range from an offset to a child's end: shares the child's Position. */
+  to(start: number, b: Range): Range {
+    return this.lean ? NO_RANGE : { start: this.lm.pos(start), end: b.end };
   }
 
   /** A range spanning two children: shares their Positions. */
   join(a: Range, b: Range): Range {
-    return { start: a.start, end: b.end };
+    return this.lean ? NO_RANGE : { start: a.start, end: b.end };
   }
 
   error(message: string, start: number, end: number): void {

@@ -58,7 +58,7 @@ export class ExprParser extends TemplateParser {
     if (kind === T.Bang || kind === T.Minus) {
       const p = this.next();
       const operand = this.parseUnary();
-      return { kind: 'unary', op: kind === T.Bang ? '!' : '-', operand, range: { start: this.lm.pos(this.s[p]), end: operand.range.end } };
+      return { kind: 'unary', op: kind === T.Bang ? '!' : '-', operand, range: this.to(this.s[p], operand.range) };
     }
     return this.parsePostfix(this.parseTerm());
   }

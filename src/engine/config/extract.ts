@@ -100,7 +100,8 @@ function labelOf(block: Block): { name: string; nameRange: Range } {
   return l ? { name: l.value, nameRange: l.range } : { name: '', nameRange: block.typeRange };
 }
 
-export function extractModule(block: Block, text: string): ModuleCall {
+/** `arguments` is left empty when `withArguments` is false (a caller that reads only source and version). */
+export function extractModule(block: Block, text: string, withArguments = true): ModuleCall {
   let source: ValueInfo | null = null;
   let version: ValueInfo | null = null;
   const args: ArgumentInfo[] = [];
@@ -108,7 +109,7 @@ export function extractModule(block: Block, text: string): ModuleCall {
     if (item.kind !== 'attribute') continue;
     if (item.name === 'source' && !source) source = valueInfo(item.expr, text);
     else if (item.name === 'version' && !version) version = valueInfo(item.expr, text);
-    else args.push(argument(item, text));
+    else if (withArguments) args.push(argument(item, text));
   }
   const { name, nameRange } = labelOf(block);
   return { name, nameRange, range: block.range, source, version, arguments: args, block };
@@ -165,6 +166,16 @@ export function extractRequiredProvider(attr: Attribute, text: string): Required
   return rp;
 }
 
+/** The entries of the required_providers blocks of one `terraform` block. */
+export function extractRequiredProviders(terraform: Block, text: string): RequiredProvider[] {
+  const out: RequiredProvider[] = [];
+  for (const inner of terraform.body.items) {
+    if (inner.kind !== 'block' || inner.type !== 'required_providers') continue;
+    for (const rp of inner.body.items) if (rp.kind === 'attribute') out.push(extractRequiredProvider(rp, text));
+  }
+  return out;
+}
+
 /** Summarises one parsed file. `text` must be the text the file was parsed from. */
 export function extractFile(file: ConfigFile, text: string): FileSummary {
   const modules: ModuleCall[] = [];
@@ -176,12 +187,7 @@ export function extractFile(file: ConfigFile, text: string): FileSummary {
     if (item.type === 'module') modules.push(extractModule(item, text));
     else if (item.type === 'variable') variables.push(extractVariable(item, text));
     else if (item.type === 'output') outputs.push(extractOutput(item));
-    else if (item.type === 'terraform') {
-      for (const inner of item.body.items) {
-        if (inner.kind !== 'block' || inner.type !== 'required_providers') continue;
-        for (const rp of inner.body.items) if (rp.kind === 'attribute') requiredProviders.push(extractRequiredProvider(rp, text));
-      }
-    }
+    else if (item.type === 'terraform') requiredProviders.push(...extractRequiredProviders(item, text));
   }
   return { modules, requiredProviders, variables, outputs, diagnostics: file.diagnostics };
 }

@@ -6,7 +6,7 @@ import { entryPath, FS_CONCURRENCY, mapLimit, readText, TreeVisitor, walkTree, w
 import { ConfigFile } from './ast';
 import { extractFile, FileSummary } from './extract';
 import { parseJsonConfig } from './json';
-import { parseHcl } from './parser';
+import { parseHcl, ParseOptions } from './parser';
 
 const EXTENSIONS = ['.tofu.json', '.tf.json', '.tofu', '.tf'];
 const SKIP_DIRS = new Set(['.terraform', '.git', 'node_modules']);
@@ -39,8 +39,9 @@ export function isJsonConfigFile(p: string): boolean {
 }
 
 /** Parses by file name: JSON syntax for `.tf.json` / `.tofu.json`, native syntax otherwise. */
-export function parseConfig(text: string, p: string): ConfigFile {
-  return isJsonConfigFile(p) ? parseJsonConfig(text) : parseHcl(text);
+export function parseConfig(text: string, p: string, opts: ParseOptions = {}): ConfigFile {
+  // The JSON syntax parser takes no scope: it always builds the whole tree.
+  return isJsonConfigFile(p) ? parseJsonConfig(text) : parseHcl(text, opts);
 }
 
 /** The `.tofu` (`.tofu.json`) twin that takes precedence over a `.tf` (`.tf.json`) file, or null. */

@@ -2,6 +2,7 @@
 // module calls / required_providers / variables, OpenTofu's file rules, and cursor helpers.
 export * from './ast';
 export { parseHcl, parseExpression } from './parser';
+export type { ParseOptions, ParseScope } from './parser';
 export { parseJsonConfig } from './json';
 export { warmUpParser } from './warmup';
 export {
@@ -9,7 +10,9 @@ export {
   loadConfigDir, loadFile, findConfigFiles, findConfigFilesSync,
 } from './files';
 export type { LoadedFile } from './files';
-export { extractFile, extractModule, extractVariable, extractOutput, extractRequiredProvider, valueInfo } from './extract';
+export { extractFile, extractModule, extractVariable, extractOutput, extractRequiredProvider, extractRequiredProviders, valueInfo } from './extract';
+export { overviewOf, OVERVIEW_SCOPE } from './overview';
+export type { ConfigOverview, ModuleOverview, VariableOverview } from './overview';
 export type { ValueInfo, ArgumentInfo, ModuleCall, RequiredProvider, VariableDecl, OutputDecl, FileSummary } from './extract';
 export { rangeContains, findNodeAt, locateCursor } from './locate';
 export type { CursorContext, NodePathEntry } from './locate';

@@ -12,7 +12,27 @@ import { RawDiag, releaseTokens, scan } from './scanner';
 import { decode } from './templates';
 import { F_ESCAPES, F_FIRST, F_MISSING, LineMap, T } from './tokens';
 
+/**
+ * The parts of a file a caller will read, by top-level block type: these attributes of the block
+ * and these nested blocks (each with everything below it). A Map, so that any block type name is
+ * just a key.
+ */
+export type ParseScope = ReadonlyMap<string, { attributes: readonly string[]; blocks: readonly string[] }>;
+
+export interface ParseOptions {
+  /**
+   * Parse the whole file (the same tree shape and the same diagnostics) but compute ranges and
+   * decode template text only inside this scope: every other node gets NO_RANGE, and its string
+   * literals ''. For callers that read a small part of many files (`inspect` over a large tree).
+   */
+  scope?: ParseScope;
+}
+
 class BodyParser extends ExprParser {
+  scope: ParseScope | undefined;
+  /** With a scope: what it keeps of the top-level block being parsed. */
+  private kept: { attributes: readonly string[]; blocks: readonly string[] } | undefined;
+
   parseFile(): Body {
     const items = this.parseItems(-1);
     return { items, range: this.range(0, this.text.length) };
@@ -74,6 +94,10 @@ class BodyParser extends ExprParser {
 
   private parseAttribute(indent: number): Attribute {
     const n = this.p;
+    const name = this.slice(n);
+    const savedLean = this.lean;
+    // In scope: a kept attribute of a kept top-level block, or anything inside a kept nested block.
+    if (this.scope && !this.lean && this.depth <= 1) this.lean = this.depth === 0 || !this.kept!.attributes.includes(name);
     this.p += 2; // name =
     this.nl = true;
     const savedBase = this.baseIndent;
@@ -82,9 +106,10 @@ class BodyParser extends ExprParser {
     this.baseIndent = savedBase;
     const nameRange = this.range(this.s[n], this.e[n]);
     const attr: Attribute = {
-      kind: 'attribute', name: this.slice(n), nameRange, expr,
+      kind: 'attribute', name, nameRange, expr,
       range: expr.range.end.offset > this.e[n + 1] ? this.join(nameRange, expr.range) : this.from(nameRange, this.e[n + 1]),
     };
+    this.lean = savedLean;
     this.nl = true;
     const after = this.peek();
     const newLine = (this.f[this.p] & F_FIRST) !== 0; // e.g. after an unterminated heredoc
@@ -129,9 +154,22 @@ class BodyParser extends ExprParser {
     const open = this.next();
     // Only the recovery pass reads a block's indentation; the strict pass needs its sign (in a block).
     const myIndent = this.heur ? this.indentOf(t) : 0;
+    // The block's own type, labels and range are always real; its body may be out of scope.
+    const savedLean = this.lean;
+    const savedKept = this.kept;
+    if (this.scope && !this.lean) {
+      if (this.depth === 0) {
+        this.kept = this.scope.get(typeName);
+        this.lean = this.kept === undefined;
+      } else if (this.depth === 1) {
+        this.lean = !this.kept!.blocks.includes(typeName);
+      }
+    }
     this.depth++;
     const items = this.parseItems(myIndent);
     this.depth--;
+    this.lean = savedLean;
+    this.kept = savedKept;
     this.nl = true;
     let end: number;
     if (this.k[this.p] === T.RBrace) {
@@ -183,9 +221,9 @@ function mergeDiags(a: Diagnostic[], b: Diagnostic[]): Diagnostic[] {
 }
 
 /** Parses a file in HCL native syntax (.tf, .tofu). Never throws; problems become diagnostics. */
-export function parseHcl(text: string): ConfigFile {
+export function parseHcl(text: string, opts: ParseOptions = {}): ConfigFile {
   try {
-    return parseHclUnsafe(text);
+    return parseHclUnsafe(text, opts);
   } catch (err) {
     // Last line of defence: the parser is written not to throw; if it ever does, degrade.
     const lm = new LineMap(text);
@@ -193,13 +231,15 @@ export function parseHcl(text: string): ConfigFile {
   }
 }
 
-function parseHclUnsafe(text: string): ConfigFile {
+function parseHclUnsafe(text: string, opts: ParseOptions): ConfigFile {
   const lm = new LineMap(text);
   const { tokens, diags } = scan(text);
   let parser = new BodyParser(text, lm, tokens, false);
+  parser.scope = opts.scope;
   let body = parser.parseFile();
   if (parser.diags.length || diags.length) {
     parser = new BodyParser(text, lm, tokens, true);
+    parser.scope = opts.scope;
     body = parser.parseFile();
   }
   releaseTokens(tokens);

@@ -206,6 +206,7 @@ export abstract class TemplateParser extends Cursor {
 
   /** Decoded value of a literal chunk: escapes, strip markers, heredoc flushing. */
   private textValue(p: number): string {
+    if (this.lean) return ''; // out of a scoped parse's scope: nobody reads it
     let v = this.text.slice(this.s[p], this.e[p]);
     if (this.flush > 0) v = this.unindent(v, this.s[p]);
     if (this.f[p] & F_ESCAPES) v = decode(v, this.escapes);

@@ -9,6 +9,7 @@
 // feedback before it optimizes. It costs about a millisecond; a short run does not need it.
 import { extractFile } from './extract';
 import { parseJsonConfig } from './json';
+import { overviewOf } from './overview';
 import { parseHcl } from './parser';
 
 /** Every construct of the native syntax the scanner and parser distinguish, once. */
@@ -106,12 +107,14 @@ export const WARM_UP_SAMPLES = { native: NATIVE_SAMPLE, json: JSON_SAMPLE };
 /**
  * Parses and extracts the samples a few times, so that V8 optimizes the parser with feedback for
  * every branch (see above). For long runs only: each call costs ≈ 1–2 ms before V8 has compiled
- * anything.
+ * anything. `overview`: the run will take overviews (overviewOf), whose scoped parse takes the
+ * out-of-scope branches too; it warms up those as well as whole-tree parses.
  */
-export function warmUpParser(opts: { json?: boolean } = {}): void {
+export function warmUpParser(opts: { json?: boolean; overview?: boolean } = {}): void {
   const { native, json } = WARM_UP_SAMPLES;
   for (let i = 0; i < 2; i++) {
-    extractFile(parseHcl(native), native);
+    if (opts.overview) overviewOf(native, 'warm-up.tf');
+    else extractFile(parseHcl(native), native);
     if (opts.json) extractFile(parseJsonConfig(json), json);
   }
 }

@@ -21,4 +21,5 @@ test('warm-up samples parse without a diagnostic and take every token kind of th
   const missing = TOKEN_NAMES.map((name, kind) => ({ name, kind })).filter(({ name, kind }) => !seen.has(kind) && name !== 'invalid character');
   assert.deepEqual(missing, [], `token kinds the sample never produces: ${missing.map((m) => m.name).join(', ')}`);
   warmUpParser({ json: true }); // and it runs
+  warmUpParser({ json: true, overview: true });
 });
