@@ -18,12 +18,28 @@ export class ExprParser extends TemplateParser {
   // (parseExpr is the entry point; TemplateParser calls it for interpolations)
   parseExpr(): Expression {
     if (this.depth >= MAX_DEPTH) return this.missing('a less deeply nested expression');
+    if (this.peek() === T.OQuote && this.loneString()) return this.parseQuoted();
     this.depth++;
     try {
       return this.parseConditional();
     } finally {
       this.depth--;
     }
+  }
+
+  /**
+   * Whether the quoted string at the current token is the whole expression: plain text (no `${`)
+   * followed by a token no operator level below would take (a significant newline, `,`, a closing
+   * bracket, the end). The most common value of all, it then skips five levels that would only
+   * pass it through; parseQuoted gives the node those levels would have returned.
+   */
+  private loneString(): boolean {
+    const k = this.k;
+    const p = this.p;
+    const q = k[p + 1] === T.CQuote ? p + 2 : k[p + 1] === T.TemplateLiteral && k[p + 2] === T.CQuote ? p + 3 : -1;
+    if (q < 0) return false;
+    const after = k[q];
+    return (after === T.Newline && this.nl) || after === T.Comma || after === T.RBrace || after === T.RBrack || after === T.RParen || after === T.EOF;
   }
 
   private parseConditional(): Expression {

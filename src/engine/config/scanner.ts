@@ -151,8 +151,8 @@ export class Scanner {
         continue;
       }
       switch (c) {
-        case 32: case 9: case 13: case 12:
-          i++;
+        case 32: case 9: case 13: case 12: // a run at once (indentation, alignment)
+          do i++; while (i < end && text.charCodeAt(i) === 32);
           continue;
         case 10:
           if (interp && interp.inQuoted && !interpContinues(text, i, interp.depth + interp.nest, this.lastKind, this.headers)) {
