@@ -13,9 +13,9 @@ import { decode } from './templates';
 import { F_ESCAPES, F_FIRST, F_MISSING, LineMap, T } from './tokens';
 
 /**
- * The parts of a file a caller will read, by top-level block type: these attributes of the block
- * and these nested blocks (each with everything below it). A Map, so that any block type name is
- * just a key.
+ * The parts of a file a caller will read, by top-level block type: the block itself (type, labels,
+ * range), these of its attributes and these nested blocks (each with everything below it). Top-level
+ * blocks of other types are out of scope as a whole. A Map, so that any block type name is just a key.
  */
 export type ParseScope = ReadonlyMap<string, { attributes: readonly string[]; blocks: readonly string[] }>;
 
@@ -124,6 +124,22 @@ class BodyParser extends ExprParser {
 
   private parseBlock(indent: number): Block {
     const t = this.next();
+    const typeName = this.slice(t);
+    // With a scope, a top-level block it does not name is out of scope as a whole, its own ranges
+    // included; a named one keeps its type, labels and range, and the scope says what of its body.
+    const savedLean = this.lean;
+    const savedKept = this.kept;
+    if (this.scope && !this.lean && this.depth === 0) {
+      this.kept = this.scope.get(typeName);
+      this.lean = this.kept === undefined;
+    }
+    const block = this.parseBlockAfterType(t, typeName, indent);
+    this.lean = savedLean;
+    this.kept = savedKept;
+    return block;
+  }
+
+  private parseBlockAfterType(t: number, typeName: string, indent: number): Block {
     const labels: BlockLabel[] = [];
     for (;;) {
       const kind = this.k[this.p];
@@ -134,55 +150,43 @@ class BodyParser extends ExprParser {
         labels.push(this.parseLabel());
       } else break;
     }
-    const typeName = this.slice(t);
-    const block: Block = {
-      kind: 'block', type: typeName, typeRange: this.range(this.s[t], this.e[t]), labels,
-      body: { items: [], range: this.range(this.prevEnd(), this.prevEnd()) }, range: this.range(this.s[t], this.prevEnd()), closed: false,
-    };
-    if (this.k[this.p] !== T.LBrace) {
+    const typeRange = this.range(this.s[t], this.e[t]);
+    if (this.k[this.p] !== T.LBrace || this.depth >= 100) {
       const p = this.p;
-      const where = this.k[p] === T.Newline || this.k[p] === T.EOF ? this.prevEnd() : this.s[p];
-      this.error(`Expected "{" to open the body of the ${typeName} block, found ${this.describe(p)}`, where, this.k[p] === T.Newline || this.k[p] === T.EOF ? where : this.e[p]);
+      const headerEnd = this.prevEnd();
+      if (this.k[p] !== T.LBrace) {
+        const where = this.k[p] === T.Newline || this.k[p] === T.EOF ? headerEnd : this.s[p];
+        this.error(`Expected "{" to open the body of the ${typeName} block, found ${this.describe(p)}`, where, this.k[p] === T.Newline || this.k[p] === T.EOF ? where : this.e[p]);
+      } else {
+        this.error('Blocks nested too deeply', this.s[t], this.e[t]);
+      }
       this.skipLine(indent);
-      return block;
-    }
-    if (this.depth >= 100) {
-      this.error('Blocks nested too deeply', this.s[t], this.e[t]);
-      this.skipLine(indent);
-      return block;
+      return {
+        kind: 'block', type: typeName, typeRange, labels,
+        body: { items: [], range: this.range(headerEnd, headerEnd) }, range: this.range(this.s[t], headerEnd), closed: false,
+      };
     }
     const open = this.next();
     // Only the recovery pass reads a block's indentation; the strict pass needs its sign (in a block).
     const myIndent = this.heur ? this.indentOf(t) : 0;
-    // The block's own type, labels and range are always real; its body may be out of scope.
     const savedLean = this.lean;
-    const savedKept = this.kept;
-    if (this.scope && !this.lean) {
-      if (this.depth === 0) {
-        this.kept = this.scope.get(typeName);
-        this.lean = this.kept === undefined;
-      } else if (this.depth === 1) {
-        this.lean = !this.kept!.blocks.includes(typeName);
-      }
-    }
+    if (this.scope && !this.lean && this.depth === 1) this.lean = !this.kept!.blocks.includes(typeName);
     this.depth++;
     const items = this.parseItems(myIndent);
     this.depth--;
     this.lean = savedLean;
-    this.kept = savedKept;
     this.nl = true;
     let end: number;
+    let closed = false;
     if (this.k[this.p] === T.RBrace) {
       end = this.e[this.next()];
-      block.closed = true;
+      closed = true;
     } else {
       end = this.prevEnd();
       if (end < this.e[open]) end = this.e[open];
       this.error(`Missing "}" to close the ${typeName} block`, this.s[t], this.e[open]);
     }
-    block.body = { items, range: this.range(this.s[open], end) };
-    block.range = this.range(this.s[t], end);
-    return block;
+    return { kind: 'block', type: typeName, typeRange, labels, body: { items, range: this.range(this.s[open], end) }, range: this.range(this.s[t], end), closed };
   }
 
   private parseLabel(): BlockLabel {

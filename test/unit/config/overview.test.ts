@@ -132,7 +132,9 @@ test('the scoped parse computes no ranges or string values out of scope, and rea
   assert.equal(literal(variable, 'description')?.value, '');
   assert.equal(attr(terraform, 'required_version').range, NO_RANGE);
   assert.equal(resource.body.items[0].range, NO_RANGE);
-  assert.notEqual(resource.range, NO_RANGE, 'a top-level block keeps its own range');
+  assert.equal(resource.range, NO_RANGE, 'a top-level block out of scope, its own range included');
+  assert.equal(resource.labels[0].range, NO_RANGE);
+  assert.equal(resource.labels[1].value, 'b', 'labels keep their values');
   // Block types that are Object.prototype names are just other names.
   assert.equal(odd.type, 'constructor');
   assert.equal(odd.body.items[0].range, NO_RANGE);
