@@ -56,11 +56,17 @@ function childCpuSeconds(): number | undefined {
   }
 }
 
+function withoutExtraCa(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
 /** Wall time of one process, and the CPU time it used (user + system, all its threads). */
-function timed(args: string[]): { ms: number; cpuMs?: number } {
+function timed(args: string[], env: NodeJS.ProcessEnv = process.env): { ms: number; cpuMs?: number } {
   const cpu0 = childCpuSeconds();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 20, env });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const cpu1 = childCpuSeconds();
@@ -83,12 +89,19 @@ export async function run(report: BenchReporter): Promise<void> {
   const ref: ReturnType<typeof timed>[] = [];
   const baseline = path.join(__dirname, 'hcl2json-inspect.js');
   for (let i = 0; i < 3; i++) {
-    ours.push(timed([cli, 'inspect', '--json', tree.root]), timed([cli, 'inspect', '--json', tree.root]));
+    for (let j = 0; j < 3; j++) ours.push(timed([cli, 'inspect', '--json', tree.root]));
     ref.push(timed([baseline, tree.root]));
   }
   const wall = (xs: ReturnType<typeof timed>[]) => xs.map((x) => x.ms);
-  reportAgainstHcl2json(report, { ours: 'inspect --json throughput (median of 6 processes)', ref: 'hcl2json walk + parse + JSON (median of 3)', ratio: 'speed-up vs hcl2json (whole process)' }, mb, wall(ours), wall(ref));
+  reportAgainstHcl2json(report, { ours: 'inspect --json throughput (median of 9 processes)', ref: 'hcl2json walk + parse + JSON (median of 3)', ratio: 'speed-up vs hcl2json (whole process)' }, mb, wall(ours), wall(ref));
   report.note(`inspect ${wall(ours).map((x) => x.toFixed(0)).join(' / ')} ms, hcl2json ${wall(ref).map((x) => x.toFixed(0)).join(' / ')} ms`);
+  // What of each process is Node's own start-up on this machine, before any of our code runs. A
+  // NODE_EXTRA_CA_CERTS naming a whole CA bundle (as on the development machine) is parsed at
+  // every start.
+  const start = median(Array.from({ length: 5 }, () => timed(['-e', '0']).ms));
+  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+  const withoutCa = extraCa ? `; ${median(Array.from({ length: 5 }, () => timed(['-e', '0'], withoutExtraCa()).ms)).toFixed(0)} ms without its NODE_EXTRA_CA_CERTS (${extraCa})` : '';
+  report.note(`Node's own start-up (node -e 0, median of 5), part of every process above: ${start.toFixed(0)} ms${withoutCa}`);
   // CPU time moves much less than wall time when other work shares the machine.
   if (ours.every((x) => x.cpuMs !== undefined) && ref.every((x) => x.cpuMs !== undefined)) {
     const o = median(ours.map((x) => x.cpuMs!));
