@@ -8,9 +8,9 @@
 // never see the heuristics; broken ones cost two linear passes.
 import { Attribute, Block, BlockLabel, Body, BodyItem, ConfigFile, Diagnostic, Expression } from './ast';
 import { ExprParser } from './expressions';
-import { RawDiag, releaseTokens, scan } from './scanner';
+import { RawDiag, scan } from './scanner';
 import { decode } from './templates';
-import { F_ESCAPES, F_FIRST, F_MISSING, LineMap, T } from './tokens';
+import { F_ESCAPES, F_FIRST, F_MISSING, LineMap, releaseTokens, T } from './tokens';
 
 /**
  * The parts of a file a caller will read, by top-level block type: the block itself (type, labels,

@@ -7,7 +7,7 @@
 // closing lines: heredoc.ts.
 import { HeredocFinder } from './heredoc';
 import { CLASS, HeaderFinder, interpContinues, isDigit, isUnicodeIdentPart, isUnicodeIdentStart, lineEnd, OPERATOR, twoCharOperator } from './scanhelpers';
-import { F_ESCAPES, F_FIRST, F_FLUSH, F_MISSING, F_STRIP, T, TokenStream } from './tokens';
+import { F_ESCAPES, F_FIRST, F_FLUSH, F_MISSING, F_STRIP, T, takeTokenArrays, TokenStream } from './tokens';
 
 export interface RawDiag {
   message: string;
@@ -191,11 +191,25 @@ export class Scanner {
           this.push(T.Slash, i, ++i, 0);
           continue;
         }
-        case 34: // "
+        case 34: { // "
+          // A plain string, closed on its line with no `\\`, `$` or `%` in it (most of them): the
+          // tokens scanTemplate would give, here, without opening and closing a template frame.
+          const to = this.to;
+          let j = i + 1;
+          let d = 0;
+          while (j < to && (d = text.charCodeAt(j)) !== 34 && d !== 10 && d !== 92 && d !== 36 && d !== 37) j++;
+          if (j < to && d === 34) {
+            this.push(T.OQuote, i, i + 1, 0);
+            if (j > i + 1) this.push(T.TemplateLiteral, i + 1, j, 0);
+            this.push(T.CQuote, j, j + 1, 0);
+            i = j + 1;
+            continue;
+          }
           this.push(T.OQuote, i, i + 1, 0);
           this.i = i + 1;
           this.frames.push(frame(M.Quoted, this.to));
           return false;
+        }
         case 60: { // <
           const d = text.charCodeAt(i + 1);
           if (d === 60 && this.tryHeredoc(i, end)) return false;
@@ -362,29 +376,6 @@ export class Scanner {
 
 function frame(mode: M, limit: number): Frame {
   return { mode, limit, depth: 0, nest: 0, open: 0, inQuoted: false, closeStart: 0, closeEnd: 0, marker: '' };
-}
-
-// Token arrays are reused from one scan to the next: four typed arrays per file, off the V8 heap,
-// made and zero-filled for every file of a large tree, were a noticeable part of its parse time and
-// of the garbage collections (external memory counts towards them). A caller that is done with a
-// stream returns its arrays (releaseTokens); one that does not only loses the reuse.
-const spareArrays: TokenArrays[] = [];
-const MAX_SPARE_SETS = 4;
-const MAX_SPARE_CAPACITY = 1 << 20;
-
-type TokenArrays = Pick<TokenStream, 'kinds' | 'starts' | 'ends' | 'flags'>;
-
-function takeTokenArrays(cap: number): TokenArrays {
-  const i = spareArrays.findIndex((a) => a.kinds.length >= cap);
-  if (i >= 0) return spareArrays.splice(i, 1)[0];
-  return { kinds: new Uint8Array(cap), starts: new Int32Array(cap), ends: new Int32Array(cap), flags: new Uint8Array(cap) };
-}
-
-/** Gives a stream's arrays back for the next scan. The stream must not be read afterwards. */
-export function releaseTokens(tokens: TokenStream): void {
-  if (spareArrays.length < MAX_SPARE_SETS && tokens.kinds.length <= MAX_SPARE_CAPACITY) {
-    spareArrays.push({ kinds: tokens.kinds, starts: tokens.starts, ends: tokens.ends, flags: tokens.flags });
-  }
 }
 
 export function scan(text: string, from = 0, to = text.length, bareTemplate = false): { tokens: TokenStream; diags: RawDiag[] } {

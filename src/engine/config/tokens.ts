@@ -1,5 +1,6 @@
 // Token kinds and the position table shared by the scanner and the parsers.
-// Tokens live in parallel typed arrays (kind, start offset, end offset, flags) — no per-token objects.
+// Tokens live in parallel typed arrays (kind, start offset, end offset, flags) — no per-token objects —
+// reused from one scan to the next.
 import { Position, Range } from './ast';
 
 export const enum T {
@@ -114,4 +115,28 @@ export interface TokenStream {
   ends: Int32Array;
   flags: Uint8Array;
   count: number;
+}
+
+// Token arrays are reused from one scan to the next: four typed arrays per file, off the V8 heap,
+// made and zero-filled for every file of a large tree, were a noticeable part of its parse time and
+// of the garbage collections (external memory counts towards them). A caller that is done with a
+// stream returns its arrays (releaseTokens); one that does not only loses the reuse.
+const spareArrays: TokenArrays[] = [];
+const MAX_SPARE_SETS = 4;
+const MAX_SPARE_CAPACITY = 1 << 20;
+
+type TokenArrays = Pick<TokenStream, 'kinds' | 'starts' | 'ends' | 'flags'>;
+
+/** Arrays for a stream of at least `cap` tokens: spare ones when there are, else new ones. */
+export function takeTokenArrays(cap: number): TokenArrays {
+  const i = spareArrays.findIndex((a) => a.kinds.length >= cap);
+  if (i >= 0) return spareArrays.splice(i, 1)[0];
+  return { kinds: new Uint8Array(cap), starts: new Int32Array(cap), ends: new Int32Array(cap), flags: new Uint8Array(cap) };
+}
+
+/** Gives a stream's arrays back for the next scan. The stream must not be read afterwards. */
+export function releaseTokens(tokens: TokenStream): void {
+  if (spareArrays.length < MAX_SPARE_SETS && tokens.kinds.length <= MAX_SPARE_CAPACITY) {
+    spareArrays.push({ kinds: tokens.kinds, starts: tokens.starts, ends: tokens.ends, flags: tokens.flags });
+  }
 }
