@@ -13,16 +13,27 @@ const SKIP_DIRS = new Set(['.terraform', '.git', 'node_modules']);
 
 /** The configuration extension of a file name ('.tf', '.tofu', '.tf.json', '.tofu.json') or null. */
 export function configExtension(p: string): string | null {
-  const base = path.basename(p);
-  for (const ext of EXTENSIONS) if (base.length > ext.length && base.endsWith(ext)) return ext;
-  return null;
+  return extensionOfName(path.basename(p));
 }
 
 export function isConfigFileName(p: string): boolean {
-  const base = path.basename(p);
+  return isConfigEntryName(path.basename(p));
+}
+
+/** configExtension of a name without directories. */
+function extensionOfName(name: string): string | null {
+  for (const ext of EXTENSIONS) if (name.length > ext.length && name.endsWith(ext)) return ext;
+  return null;
+}
+
+/**
+ * isConfigFileName of a directory entry's name: a walk asks it of every entry, and basename
+ * would only give the name back.
+ */
+function isConfigEntryName(name: string): boolean {
   // Editor backups / hidden files are ignored by OpenTofu too.
-  if (base.startsWith('.') || base.startsWith('#') || base.endsWith('~')) return false;
-  return configExtension(p) !== null;
+  if (name.startsWith('.') || name.startsWith('#') || name.endsWith('~')) return false;
+  return extensionOfName(name) !== null;
 }
 
 /** `override.tf`, `foo_override.tf` (and the .tofu / .json variants). */
@@ -150,7 +161,7 @@ function unreadablePath(p: string, err: unknown): Error {
 function configFileCollector(out: Set<string>): TreeVisitor {
   return {
     directory(dir, entries, depth) {
-      for (const e of entries) if (!e.isDirectory() && isConfigFileName(e.name)) out.add(entryPath(dir, e.name, depth));
+      for (const e of entries) if (!e.isDirectory() && isConfigEntryName(e.name)) out.add(entryPath(dir, e.name, depth));
     },
     descend: (name) => !SKIP_DIRS.has(name),
     unreadable(dir, err) {
