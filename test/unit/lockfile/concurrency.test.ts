@@ -3,34 +3,25 @@
 // once, while version lists, download answers and SHA256SUMS get more room.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { countInFlight, InFlight } from '../../support/in-flight';
 import { lockProviders } from '../../../src/engine/lockfile';
 import { LockFixture, startLockFixture } from './fixture';
 
 const PLATFORMS = ['darwin_arm64', 'linux_amd64', 'linux_arm64', 'windows_amd64'];
 const TYPES = ['alpha', 'beta', 'gamma'];
 let fx: LockFixture;
-/** Requests being answered now, and the most seen at once, archives (*.zip) and the rest apart. */
-const inFlight = { archives: 0, small: 0, maxArchives: 0, maxSmall: 0, maxTotal: 0 };
+/** Requests in flight on the server, archives and the rest apart (held 30 ms each so that they overlap). */
+let inFlight: InFlight;
 
 before(async () => {
   fx = await startLockFixture();
   for (const type of TYPES) await fx.addProvider('acme', type, ['1.0.0'], PLATFORMS);
-  // Every request is held 30 ms (so that requests sent at once overlap on the server), then served.
-  fx.reg.server.route('/', async (_req, res, url) => {
-    const kind = url.pathname.endsWith('.zip') ? 'archives' : 'small';
-    inFlight[kind]++;
-    inFlight.maxArchives = Math.max(inFlight.maxArchives, inFlight.archives);
-    inFlight.maxSmall = Math.max(inFlight.maxSmall, inFlight.small);
-    inFlight.maxTotal = Math.max(inFlight.maxTotal, inFlight.archives + inFlight.small);
-    res.once('close', () => { inFlight[kind]--; });
-    await new Promise((r) => setTimeout(r, 30));
-    return false;
-  });
+  inFlight = countInFlight(fx.reg.server);
 });
 after(async () => { await fx.stop(); });
 
 async function lockWith(concurrency: number): Promise<void> {
-  Object.assign(inFlight, { maxArchives: 0, maxSmall: 0, maxTotal: 0 });
+  inFlight.reset();
   const dir = fx.config({ 'main.tf': `terraform {\n  required_providers {\n${TYPES.map((t) => `    ${t} = { source = "${fx.reg.host}/acme/${t}" }\n`).join('')}  }\n}\n` });
   fx.reg.server.resetLog();
   const r = await lockProviders({ engine: fx.lockEngine(), dirs: [dir], platforms: PLATFORMS, concurrency });

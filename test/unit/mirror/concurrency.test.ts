@@ -4,6 +4,7 @@
 // SHA256SUMS) get more room.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { countInFlight, InFlight } from '../../support/in-flight';
 import { mirrorProviders } from '../../../src/engine/mirror';
 import { Fixture, startFixture, validateMirror, writeConfig } from './fixture';
 import { tempDir } from '../../support/temp';
@@ -11,30 +12,20 @@ import { tempDir } from '../../support/temp';
 const PLATFORMS = ['darwin_arm64', 'linux_amd64', 'linux_arm64', 'windows_amd64'];
 let fx: Fixture;
 let dir: string;
-/** Requests being answered now, and the most seen at once, archives (/files/*.zip) and the rest apart. */
-const inFlight = { archives: 0, small: 0, maxArchives: 0, maxSmall: 0, maxTotal: 0 };
+/** Requests in flight on the server, archives and the rest apart (held 30 ms each so that they overlap). */
+let inFlight: InFlight;
 
 before(async () => {
   fx = await startFixture();
   const host = fx.reg.host;
   for (const type of ['alpha', 'beta', 'gamma']) await fx.addProvider('acme', type, ['1.0.0'], PLATFORMS);
   dir = writeConfig(fx.root, Object.fromEntries(['alpha', 'beta', 'gamma'].map((t) => [t, { source: `${host}/acme/${t}` }])));
-  // Every request is held 30 ms (so that requests sent at once overlap on the server), then served.
-  fx.reg.server.route('/', async (req, res, url) => {
-    const kind = url.pathname.endsWith('.zip') ? 'archives' : 'small';
-    inFlight[kind]++;
-    inFlight.maxArchives = Math.max(inFlight.maxArchives, inFlight.archives);
-    inFlight.maxSmall = Math.max(inFlight.maxSmall, inFlight.small);
-    inFlight.maxTotal = Math.max(inFlight.maxTotal, inFlight.archives + inFlight.small);
-    res.once('close', () => { inFlight[kind]--; });
-    await new Promise((r) => setTimeout(r, 30));
-    return false;
-  });
+  inFlight = countInFlight(fx.reg.server);
 });
 after(async () => { await fx.stop(); });
 
 async function mirrorWith(concurrency: number): Promise<void> {
-  Object.assign(inFlight, { maxArchives: 0, maxSmall: 0, maxTotal: 0 });
+  inFlight.reset();
   const out = tempDir('mirror-conc-');
   const report = await mirrorProviders({ engine: fx.engine(), dirs: [dir], out, platforms: PLATFORMS, concurrency });
   assert.deepEqual(report.failed, []);
