@@ -3,8 +3,8 @@
 // concurrency, one read per file.
 export { createLimiter, FS_CONCURRENCY, mapLimit } from './limit';
 export type { Limiter } from './limit';
-export { walkTree } from './walk';
-export { entryPath, walkTreeSync } from './walk-sync';
+export { entryPath, walkTree } from './walk';
+export { walkTreeSync } from './walk-sync';
 export type { TreeVisitor } from './walk';
 export { readText, readTextCapped } from './read';
 export { liveTempDirs, makeTempDir, removeTempDir } from './temp';

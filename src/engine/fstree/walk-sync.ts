@@ -4,8 +4,7 @@
 // every asynchronous read is a round trip through libuv's thread pool and the event loop, and
 // there is no disk wait for parallel reads to hide. Long-lived processes (the editor) keep walkTree.
 import { Dirent, readdirSync } from 'node:fs';
-import * as path from 'node:path';
-import type { TreeVisitor } from './walk';
+import { entryPath, TreeVisitor } from './walk';
 
 /** Walks the tree under `root` (depth 0) depth-first, with the same visitor contract as walkTree. */
 export function walkTreeSync(root: string, visitor: TreeVisitor): void {
@@ -27,12 +26,3 @@ export function walkTreeSync(root: string, visitor: TreeVisitor): void {
   }
 }
 
-/**
- * The path of entry `name` of the directory `dir` that the walk reached at `depth`: what
- * path.join(dir, name) gives, without normalizing again below the root (≈ 1 µs a name; a large
- * tree has tens of thousands). Below the root every directory path is one this function made from
- * a normalized parent and a name read from the directory, which holds no separator.
- */
-export function entryPath(dir: string, name: string, depth: number): string {
-  return depth === 0 ? path.join(dir, name) : dir + path.sep + name;
-}
