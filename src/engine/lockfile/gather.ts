@@ -8,11 +8,11 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProviderAddress } from '../addresses';
-import { createLimiter, Limiter } from '../fstree';
+import type { Limiter } from '../fstree';
 import type { Engine } from '../engine';
 import { h1OfUnpackedZip } from '../mirror/hash';
 import { sourceFor } from '../mirror';
-import { FetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../mirror/sources';
+import { FetchSlots, fetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../mirror/sources';
 import { checkPackages, checkSha256Sums } from '../mirror/signature';
 import type { MirrorTarget } from '../mirror/types';
 import { shownUrl } from '../net/http-errors';
@@ -43,7 +43,6 @@ interface Probe { platform: string; meta?: ProviderPackageMeta; error?: unknown;
 export class HashGatherer {
   /** Archives downloaded and their bytes (a re-run with a warm cache downloads none). */
   readonly downloaded = { archives: 0, bytes: 0 };
-  private readonly archive: Limiter;
   private readonly requests: Limiter;
   /** What fetch() takes: a download slot for an archive's transfer alone (hashing and checks run outside it). */
   private readonly slots: FetchSlots;
@@ -57,11 +56,10 @@ export class HashGatherer {
   private readonly sumsReads = new Map<string, Promise<VersionSums | undefined>>();
 
   constructor(private readonly opts: GathererOptions) {
-    this.archive = createLimiter(Math.max(1, opts.concurrency));
     // Concurrency 1 is one request at a time, downloads included; otherwise small JSON and
     // SHA256SUMS requests get more room than archives.
-    this.requests = opts.concurrency <= 1 ? this.archive : createLimiter(Math.max(16, opts.concurrency));
-    this.slots = { request: this.requests, download: this.archive };
+    this.slots = fetchSlots(opts.concurrency);
+    this.requests = this.slots.request;
     if (opts.source.kind === 'registry') this.origin = sourceFor(opts.engine) as RegistrySource;
     if (opts.source.kind === 'net-mirror') this.mirror = sourceFor(opts.engine, opts.source.url) as MirrorSource;
   }

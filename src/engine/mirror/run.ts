@@ -9,8 +9,8 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
-import { createLimiter, mapLimit } from '../fstree';
-import { ArchiveSource, FetchSlots, MirrorStepError } from './sources';
+import { mapLimit } from '../fstree';
+import { ArchiveSource, fetchSlots, MirrorStepError, smallRequestLimit } from './sources';
 import { errorText, mirrorFailure } from './types';
 import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
 
@@ -64,10 +64,8 @@ export async function resolveTargets(reqs: ProviderRequirement[], platforms: str
       picked.set(key, { provider: r.address.address, address: r.address, version, platform, locks: lock && [{ ...lock }] });
     }
   };
-  // Version lists are small JSON: more of them at once than archives, except at concurrency 1 (one
-  // request at a time, as tofu providers mirror works).
-  const concurrency = Math.max(1, opts.concurrency ?? 8);
-  await mapLimit(reqs, concurrency === 1 ? 1 : Math.max(16, concurrency), async (r) => {
+  // Version lists are small requests.
+  await mapLimit(reqs, smallRequestLimit(opts.concurrency ?? 8), async (r) => {
     if (isBuiltInProvider(r.address)) {
       notes.push(`${r.address.address}: skipped, built into OpenTofu (never installed from a registry)`);
       return;
@@ -130,8 +128,7 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   // requests), and a fetch gives its download slot back as soon as its transfer ends, so hashing and
   // verifying one archive overlaps the next downloads. Concurrency 1 is one request at a time.
   const concurrency = Math.max(1, opts.concurrency ?? 8);
-  const download = createLimiter(concurrency);
-  const slots: FetchSlots = { download, request: concurrency === 1 ? download : createLimiter(Math.max(16, concurrency)) };
+  const slots = fetchSlots(concurrency);
   try {
     await mapLimit(opts.targets, concurrency === 1 ? 1 : 4 * concurrency, async (t) => {
       const fail = (step: MirrorFailure['step'], detail: string) => {

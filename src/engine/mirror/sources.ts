@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
-import type { Limiter } from '../fstree';
+import { createLimiter, Limiter } from '../fstree';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from './hash';
@@ -45,6 +45,21 @@ export interface FetchContext {
 export interface FetchSlots {
   request: Limiter;
   download: Limiter;
+}
+
+/**
+ * Small requests (version lists, download answers, SHA256SUMS) at once beside `concurrency`
+ * archive downloads: at least 16, except at concurrency 1, which is one request at a time (as
+ * `tofu providers mirror` works: the benchmarks' sequential baseline).
+ */
+export function smallRequestLimit(concurrency: number): number {
+  return concurrency <= 1 ? 1 : Math.max(16, concurrency);
+}
+
+/** The slots of a run downloading `concurrency` archives at once; at concurrency 1 one slot serves both. */
+export function fetchSlots(concurrency: number): FetchSlots {
+  const download = createLimiter(Math.max(1, concurrency));
+  return { download, request: concurrency <= 1 ? download : createLimiter(smallRequestLimit(concurrency)) };
 }
 
 const unlimited: Limiter = (fn) => fn();
