@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoRegistry, DemoRegistry } from '../../support/demo-registry';
 import { tempDir } from '../../support/temp';
@@ -132,6 +132,12 @@ for (const file of markdownFiles()) {
       const stdout = results.map((r) => r.stdout).join('');
       const stderr = results.map((r) => r.stderr).join('');
       assert.equal(code, block.exit, `${where}: exit ${code}, the docs say ${block.exit}\n${block.text}\nstdout: ${stdout}\nstderr: ${stderr}`);
+      if (block.text.includes('$GITHUB_STEP_SUMMARY')) {
+        // A CI snippet's job summary: the step wrote one (its exit code alone would not show a broken script).
+        const summary = readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8');
+        assert.match(summary, /\S/, `${where}: the step summary is empty`);
+        assert.doesNotMatch(summary, /undefined/, `${where}: the step summary reads fields the JSON does not have:\n${summary}`);
+      }
       const next = all.find((b) => b.follows === block && b.lang === 'json');
       if (next) {
         let printed: Json;
