@@ -90,7 +90,9 @@ async function main(): Promise<number> {
     expect('types convert', await run('Convert a value to a type, as OpenTofu does', ['types', 'convert', '--type', 'list(string)', '--value', '["a", 15, true]'], root), 0);
     console.log(`\nServer saw ${registry.server.requests.length} requests.`);
     if (serve) {
-      console.log(`\nServing until Ctrl+C. Try the extension: set "tofuRegistry.caFile": "${registry.caCertPath}" and open ${configDir}`);
+      // The README's quick start pastes these into a second terminal (its examples use them).
+      console.log(`\nServing until Ctrl+C. In another terminal:\n\nexport REGISTRY='${host}'\nexport CA='${registry.caCertPath}'\nexport DEMO='${configDir}'\n`);
+      console.log(`Try the extension: set "tofuRegistry.caFile": "${registry.caCertPath}" and open ${configDir}`);
       await new Promise<void>((r) => process.once('SIGINT', () => r()));
     }
   } finally {

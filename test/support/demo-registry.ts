@@ -93,6 +93,11 @@ export async function startDemoRegistry(): Promise<DemoRegistry> {
   }
 }
 `);
+  writeFileSync(join(configDir, 'variables.tf'), `variable "environment" {
+  type        = string
+  description = "Deployment environment."
+}
+`);
   writeFileSync(join(configDir, 'main.tf'), `module "vpc" {
   source  = "${host}/infra/vpc/google"
   version = "~> 1.0"
