@@ -1,14 +1,17 @@
 // Fetching a module package (a go-getter style location) into a cache directory: tar.gz / zip
-// archives over HTTP(S) (size-capped, timed out, every archive path validated before anything is
-// written) and git repositories (`git::`, ssh, the GitHub/Bitbucket shorthands) through the
+// archives over HTTP(S) (size-capped, timed out, inflated as capped streams, every archive path
+// validated before anything is written, no symbolic link ever created) and git repositories (`git::`, ssh, the GitHub/Bitbucket shorthands) through the
 // user's git (git.ts). fetchPackage returns the whole package plus the location's `//subdir` (what
 // the module mirror repacks); fetchModule the module directory inside it (what `types check` reads).
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, promises as fs } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
+import { InflatedSizeLimit, inflateLimit, inflateLimitText, ZipCensus, ZipLimitError } from '../archives';
 import type { HttpClient } from '../net/http';
 import { shownUrl } from '../net/http-errors';
 import { extraCaCertificates } from '../net/dispatcher';
@@ -113,8 +116,14 @@ export async function fetchPackage(location: string, cacheKey: string, opts: Fet
 
 const inFlight = new Map<string, { promise: Promise<void>; signal?: AbortSignal }>();
 
+/**
+ * Marks a complete package in the cache. "-v2": unpacked with links as plain files; a package an
+ * older version cached may hold symbolic links, so it is fetched again rather than read.
+ */
+const COMPLETE_MARKER = '.tofu-registry-complete-v2';
+
 async function fetchInto(dir: string, source: PackageSource, location: string, opts: FetchOptions): Promise<void> {
-  const done = path.join(dir, '.tofu-registry-complete');
+  const done = path.join(dir, COMPLETE_MARKER);
   if (await exists(done)) return;
   await fs.mkdir(path.dirname(dir), { recursive: true });
   const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
@@ -124,7 +133,7 @@ async function fetchInto(dir: string, source: PackageSource, location: string, o
     await fs.mkdir(content);
     if (source.kind === 'git') await fetchGit(source.src, tmp, content, opts);
     else await fetchArchive(source.url, tmp, content, opts);
-    await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), shownLocation(location));
+    await fs.writeFile(path.join(tmp, COMPLETE_MARKER), shownLocation(location));
     // Another process may have completed the same package meanwhile: keep its copy (it may be in use).
     if (await exists(done)) return;
     await fs.rm(dir, { recursive: true, force: true });
@@ -137,6 +146,8 @@ async function fetchInto(dir: string, source: PackageSource, location: string, o
 /**
  * The directory `subdir` names inside a package. Like go-getter's SubdirGlob (which tofu applies
  * to registry locations such as `…/archive.tar.gz//*`), glob patterns must match exactly one path.
+ * The match is checked by its real path (the kernel's resolution, not the text): a directory
+ * that resolves outside the package is refused.
  */
 export async function moduleDirectory(root: string, subdir: string, location: string): Promise<string> {
   const safe = safeRelativePath(subdir);
@@ -153,7 +164,13 @@ export async function moduleDirectory(root: string, subdir: string, location: st
     candidates = next;
   }
   const found = [];
-  for (const c of candidates) if (within(root, c) && (await fs.stat(c).catch(() => undefined))?.isDirectory()) found.push(c);
+  const realRoot = await fs.realpath(root);
+  for (const c of candidates) {
+    if (!within(root, c) || !(await fs.stat(c).catch(() => undefined))?.isDirectory()) continue;
+    const real = await fs.realpath(c);
+    if (!within(realRoot, real)) throw new ModuleFetchError(`subdirectory "${safe}" resolves outside the module package from ${shownLocation(location)}`);
+    found.push(c);
+  }
   if (found.length > 1) throw new ModuleFetchError(`subdirectory "${safe}" matches ${found.length} directories in the module package from ${shownLocation(location)}`);
   if (!found.length) throw new ModuleFetchError(`subdirectory "${safe}" does not exist in the module package from ${shownLocation(location)}`);
   return found[0];
@@ -217,6 +234,8 @@ async function fetchGit(src: string, tmp: string, content: string, opts: FetchOp
   const problems: string[] = [];
   if (size.entries > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
   if (size.bytes > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when checked out`);
+  // core.symlinks=false checks links out as plain files; should git ever make one, it is not read
+  if (size.links) problems.push(`${size.links} symbolic links in the checkout`);
   const shown = shownUrl(src.split('?')[0]);
   if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
 }
@@ -247,12 +266,14 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   const file = path.join(tmp, 'archive');
   const res = await opts.http.download(url.href, { maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES, timeoutMs: opts.timeoutMs, signal: opts.signal });
   await pipeline(res.body, createWriteStream(file));
-  if (!kind) kind = await sniff(file);
+  const sniffed = await sniff(file);
+  // a ".tar" that is gzipped after all is unpacked as what it is (never by tar's own inflater)
+  if (!kind || (kind === 'tar' && sniffed === 'tar.gz')) kind = sniffed;
   const shown = shownUrl(res.url);
   if (!kind) throw new ModuleFetchError(`the module package at ${shown} is neither a tar.gz nor a zip archive`, shown);
   const limits = extractLimits(opts);
   if (kind === 'zip') await extractZip(file, content, shown, limits);
-  else await extractTar(file, content, shown, limits);
+  else await extractTar(file, content, shown, limits, kind === 'tar.gz');
   await fs.rm(file, { force: true });
 }
 
@@ -261,7 +282,7 @@ export async function unpackArchive(file: string, dest: string, opts: Pick<Fetch
   const kind = await sniff(file);
   if (!kind) throw new ModuleFetchError(`${file} is neither a tar.gz nor a zip archive`);
   if (kind === 'zip') await extractZip(file, dest, file, extractLimits(opts));
-  else await extractTar(file, dest, file, extractLimits(opts));
+  else await extractTar(file, dest, file, extractLimits(opts), true);
 }
 
 async function sniff(file: string): Promise<ArchiveKind | undefined> {
@@ -283,79 +304,161 @@ function extractLimits(opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntrie
   return { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
 }
 
-/** Validate every tar entry first (paths, links, types, sizes); extract only when all are fine. */
-async function extractTar(file: string, dest: string, url: string, limits: Limits): Promise<void> {
-  const problems: string[] = [];
-  const links = new Set<string>();
-  let total = 0, count = 0;
-  await tar.t({
-    file,
-    onReadEntry: (entry) => {
-      count++;
-      total += entry.size ?? 0;
-      const rel = safeRelativePath(entry.path);
-      if (rel === undefined) problems.push(`unsafe path ${JSON.stringify(entry.path)}`);
-      else {
-        const parts = rel.split('/');
-        for (let i = 1; i < parts.length; i++) {
-          if (links.has(parts.slice(0, i).join('/'))) problems.push(`path ${JSON.stringify(entry.path)} goes through a symbolic link`);
-        }
-        if (entry.type === 'SymbolicLink' || entry.type === 'Link') {
-          const linkpath = entry.linkpath ?? '';
-          const base = entry.type === 'SymbolicLink' ? path.posix.dirname(rel) : '';
-          const resolved = path.posix.normalize(path.posix.join(base, linkpath.replace(/\\/g, '/')));
-          if (path.posix.isAbsolute(linkpath) || resolved === '..' || resolved.startsWith('../')) {
-            problems.push(`link ${JSON.stringify(entry.path)} points outside the package (${linkpath})`);
-          }
-          links.add(rel);
-        } else if (!['File', 'OldFile', 'ContiguousFile', 'Directory', 'ExtendedHeader', 'GlobalExtendedHeader', 'NextFileHasLongPath', 'NextFileHasLongLinkpath'].includes(entry.type)) {
-          problems.push(`entry ${JSON.stringify(entry.path)} has unsupported type ${entry.type}`);
-        }
-      }
-      entry.resume();
-    },
-  });
-  if (count > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
-  if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
-  if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
-  // mtimes are not kept (nobody reads them; setting them costs a call per file)
-  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true });
+/*
+ * Links. OpenTofu installs a module package with go-getter (v1.8.6, internal/getmodules/getter.go's
+ * decompressors): its untar (decompress_tar.go) writes every entry that is not a directory with
+ * copyReader, so a symbolic or hard link becomes an empty regular file (a link entry has no data);
+ * its zip decompressor (decompress_zip.go) writes a link entry's data — the target's text — as a
+ * regular file. The same here: no link is ever created, so nothing in a package can point outside
+ * it, however its links chain (git checkouts get the same with core.symlinks=false, see git.ts).
+ */
+const LINK_TYPES = new Set(['SymbolicLink', 'Link']);
+const TAR_TYPES = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link',
+  'ExtendedHeader', 'GlobalExtendedHeader', 'NextFileHasLongPath', 'NextFileHasLongLinkpath']);
+/** Tar's own bytes per entry (header, a PAX header with a long name, padding) on top of the file data. */
+const TAR_OVERHEAD_PER_ENTRY = 3 * 1024;
+
+/** Paths of a package as its entries are listed: each must stay a directory or a file, and no path may go through a file. */
+class PackagePaths {
+  private readonly dirs = new Set<string>();
+  /** Non-directories: true for a link (unpacked as an empty file) while the last entry there is one. */
+  readonly files = new Map<string, boolean>();
+
+  /** A problem with `rel` (an entry of this kind), or undefined. */
+  add(rel: string, kind: 'dir' | 'file' | 'link', name: string, duplicatesAllowed: boolean): string | undefined {
+    const parts = rel.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const parent = parts.slice(0, i).join('/');
+      if (this.files.has(parent)) return `path ${JSON.stringify(name)} goes through ${this.files.get(parent) ? 'a symbolic link' : 'a file'}`;
+      this.dirs.add(parent);
+    }
+    if (kind === 'dir') {
+      if (this.files.has(rel)) return `path ${JSON.stringify(name)} is both a file and a directory`;
+      this.dirs.add(rel);
+      return undefined;
+    }
+    if (this.dirs.has(rel)) return `path ${JSON.stringify(name)} is both a file and a directory`;
+    if (this.files.has(rel) && !duplicatesAllowed) return `duplicate entry ${JSON.stringify(name)}`;
+    this.files.set(rel, kind === 'link');
+    return undefined;
+  }
 }
 
-/** Validate every zip entry first; symbolic links are not created. */
-async function extractZip(file: string, dest: string, url: string, limits: Limits): Promise<void> {
+/**
+ * A tar (or tar.gz) file's tar stream: read from disk, inflated by zlib as a stream (16 KiB pieces
+ * on the thread pool, with back-pressure — never tar's own in-memory inflater), its running size
+ * held to the cap and the ratio limit. Content compressed once more is refused (tar would inflate
+ * it again, in memory).
+ */
+function tarStreams(file: string, gzipped: boolean, archiveBytes: number, limits: Limits, refuse: (why: string) => Error): [Readable, ...Transform[]] {
+  const limit = inflateLimit(limits.maxBytes, archiveBytes) + (limits.maxEntries + 2) * TAR_OVERHEAD_PER_ENTRY;
+  const counter = new InflatedSizeLimit(limit, () => refuse(`it inflates to ${gzipped ? inflateLimitText(limits.maxBytes, archiveBytes) : `more than ${limit} bytes`}`),
+    (first) => (first[0] === 0x1f && first[1] === 0x8b) || first.readUInt32BE(0) === 0x28b52ffd ? refuse('its content is compressed again') : undefined);
+  return [createReadStream(file, { highWaterMark: 256 * 1024 }), ...(gzipped ? [createGunzip()] : []), counter];
+}
+
+/**
+ * Every tar entry is validated first (paths, types, sizes, counts — as the entries stream by,
+ * nothing written); only then is the archive extracted, inflated again the same capped way.
+ */
+async function extractTar(file: string, dest: string, url: string, limits: Limits, gzipped: boolean): Promise<void> {
+  const archiveBytes = (await fs.stat(file)).size;
+  const refuse = (why: string) => new ModuleFetchError(`refusing to extract the module package from ${url}: ${why}`, url);
+  const byteLimit = inflateLimit(limits.maxBytes, archiveBytes);
+  const problems: string[] = [];
+  const paths = new PackagePaths();
+  let total = 0, count = 0;
+  const streams = tarStreams(file, gzipped, archiveBytes, limits, refuse);
+  // a limit that is reached ends the read there: the rest of the archive is never inflated
+  const stop = (err: Error) => streams[0].destroy(err);
+  const parser = new tar.Parser({
+    onReadEntry: (entry) => {
+      entry.resume();
+      if (++count > limits.maxEntries) return stop(refuse(`more than ${limits.maxEntries} entries`));
+      total += entry.size ?? 0;
+      if (total > byteLimit) return stop(refuse(`${inflateLimitText(limits.maxBytes, archiveBytes)} when extracted`));
+      const rel = safeRelativePath(entry.path);
+      let problem: string | undefined;
+      if (rel === undefined) problem = `unsafe path ${JSON.stringify(entry.path)}`;
+      else if (!TAR_TYPES.has(entry.type)) problem = `entry ${JSON.stringify(entry.path)} has unsupported type ${entry.type}`;
+      else if (rel !== '') problem = paths.add(rel, entry.type === 'Directory' ? 'dir' : LINK_TYPES.has(entry.type) ? 'link' : 'file', entry.path, true);
+      if (problem && problems.push(problem) >= 3) stop(refuse(problems.join('; ')));
+    },
+  });
+  try {
+    await pipeline([...streams, parser]);
+  } catch (err) {
+    throw err instanceof ModuleFetchError ? err : refuse(errorMessage(err));
+  }
+  if (problems.length) throw refuse(problems.join('; '));
+  try {
+    // mtimes are not kept (nobody reads them; setting them costs a call per file)
+    await pipeline([...tarStreams(file, gzipped, archiveBytes, limits, refuse),
+      tar.x({ cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true, filter: (_p, e) => !('type' in e && LINK_TYPES.has(e.type)) })]);
+    for (const [rel, isLink] of paths.files) {
+      if (!isLink) continue;
+      await fs.mkdir(path.dirname(path.join(dest, rel)), { recursive: true });
+      await fs.writeFile(path.join(dest, rel), '');
+    }
+  } catch (err) {
+    throw err instanceof ModuleFetchError ? err : new ModuleFetchError(`cannot extract the module package from ${url}: ${errorMessage(err)}`, url);
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Opens a zip lazily (one entry at a time, nothing kept) and calls `each` for every entry in turn. */
+async function eachZipEntry(file: string, each: (e: yauzl.Entry, zip: yauzl.ZipFile) => Promise<void> | void): Promise<void> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z!))));
   try {
-    const entries: yauzl.Entry[] = [];
-    const problems: string[] = [];
-    let total = 0;
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (e: yauzl.Entry) => { entries.push(e); zip.readEntry(); });
-      zip.on('end', resolve);
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-    for (const e of entries) {
-      total += e.uncompressedSize;
-      if (safeRelativePath(e.fileName) === undefined) problems.push(`unsafe path ${JSON.stringify(e.fileName)}`);
-    }
-    if (entries.length > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
-    if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
-    if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
-    for (const e of entries) {
-      const rel = safeRelativePath(e.fileName)!;
-      const target = path.join(dest, rel);
-      if (!within(dest, target)) throw new ModuleFetchError(`refusing to extract ${e.fileName} from ${url}`, url);
-      const mode = (e.externalFileAttributes >>> 16) & 0o170000;
-      if (e.fileName.endsWith('/') || mode === 0o040000) { await fs.mkdir(target, { recursive: true }); continue; }
-      if (mode === 0o120000) continue; // symbolic link: skipped
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-        zip.openReadStream(e, (err, s) => (err ? reject(err) : resolve(s!))));
-      await pipeline(stream, createWriteStream(target, { flags: 'wx' }));
-    }
+    for await (const e of zip.eachEntry()) await each(e, zip);
   } finally {
     zip.close();
   }
+}
+
+/**
+ * Every zip entry is validated first, walking the central directory once with nothing kept per
+ * entry but its name (the entry count capped as it is walked, overlapping or duplicated entries
+ * refused, the declared sizes held to the cap and the ratio limit — yauzl holds each entry to its
+ * declared size when inflating); then a second walk extracts them one at a time.
+ */
+async function extractZip(file: string, dest: string, url: string, limits: Limits): Promise<void> {
+  const archiveBytes = (await fs.stat(file)).size;
+  const refuse = (why: string) => new ModuleFetchError(`refusing to extract the module package from ${url}: ${why}`, url);
+  const problems: string[] = [];
+  const paths = new PackagePaths();
+  let census: ZipCensus | undefined;
+  try {
+    await eachZipEntry(file, (e, zip) => {
+      census ??= new ZipCensus(zip.entryCount, { ...limits, archiveBytes });
+      census.add(e);
+      const rel = safeRelativePath(e.fileName);
+      const problem = rel === undefined ? `unsafe path ${JSON.stringify(e.fileName)}`
+        : rel === '' ? undefined : paths.add(rel, zipEntryIsDirectory(e) ? 'dir' : 'file', e.fileName, false);
+      if (problem && problems.push(problem) >= 3) throw refuse(problems.join('; '));
+    });
+  } catch (err) {
+    throw err instanceof ModuleFetchError ? err : refuse(err instanceof ZipLimitError ? `it ${err.message}` : errorMessage(err));
+  }
+  if (problems.length) throw refuse(problems.join('; '));
+  try {
+    await eachZipEntry(file, async (e, zip) => {
+      const target = path.join(dest, safeRelativePath(e.fileName)!);
+      if (!within(dest, target)) throw refuse(`unsafe path ${JSON.stringify(e.fileName)}`);
+      if (zipEntryIsDirectory(e)) { await fs.mkdir(target, { recursive: true }); return; }
+      // a symbolic link (mode 0120000) is written as what its data is: the target's text
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await pipeline(await zip.openReadStreamPromise(e), createWriteStream(target, { flags: 'wx' }));
+    });
+  } catch (err) {
+    throw err instanceof ModuleFetchError ? err : new ModuleFetchError(`cannot extract the module package from ${url}: ${errorMessage(err)}`, url);
+  }
+}
+
+function zipEntryIsDirectory(e: yauzl.Entry): boolean {
+  return e.fileName.endsWith('/') || ((e.externalFileAttributes >>> 16) & 0o170000) === 0o040000;
 }
