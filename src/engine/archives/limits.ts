@@ -2,7 +2,6 @@
 // (tar.gz, tar, zip) and provider packages (zip). A hostile registry controls the archive, so the
 // checks run as the bytes come in — an inflated size counted chunk by chunk, a zip's entries
 // counted as the central directory is walked — never after the whole thing has been read.
-import { Transform, TransformCallback } from 'node:stream';
 import type { Entry } from 'yauzl';
 
 /**
@@ -24,28 +23,6 @@ export function inflateLimit(maxBytes: number, archiveBytes: number): number {
 export function inflateLimitText(maxBytes: number, archiveBytes: number): string {
   const limit = inflateLimit(maxBytes, archiveBytes);
   return limit < maxBytes ? `more than ${MAX_INFLATE_RATIO} times its ${archiveBytes}-byte size (${limit} bytes)` : `more than ${maxBytes} bytes`;
-}
-
-/**
- * Passes an inflated stream through, counting it: errors (with `tooBig()`) as soon as more than
- * `limit` bytes went through. Placed right after a zlib stream, whose output comes in 16 KiB pieces
- * with back-pressure, memory stays at a few chunks whatever the archive inflates to.
- */
-export class InflatedSizeLimit extends Transform {
-  private seen = 0;
-  constructor(private readonly limit: number, private readonly tooBig: () => Error, private readonly check?: (first: Buffer) => Error | undefined) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    if (this.seen === 0 && this.check) {
-      const err = this.check(chunk);
-      if (err) return cb(err);
-    }
-    this.seen += chunk.length;
-    if (this.seen > this.limit) return cb(this.tooBig());
-    cb(null, chunk);
-  }
 }
 
 export interface ZipLimits {

@@ -6,12 +6,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Readable, Transform } from 'node:stream';
+import { once } from 'node:events';
+import { pipeline as streamPipeline, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar';
 import * as yauzl from 'yauzl';
-import { InflatedSizeLimit, inflateLimit, inflateLimitText, ZipCensus, ZipLimitError } from '../archives';
+import { inflateLimit, inflateLimitText, ZipCensus, ZipLimitError } from '../archives';
 import type { HttpClient } from '../net/http';
 import { shownUrl } from '../net/http-errors';
 import { extraCaCertificates } from '../net/dispatcher';
@@ -345,16 +346,44 @@ class PackagePaths {
 }
 
 /**
- * A tar (or tar.gz) file's tar stream: read from disk, inflated by zlib as a stream (16 KiB pieces
- * on the thread pool, with back-pressure — never tar's own in-memory inflater), its running size
- * held to the cap and the ratio limit. Content compressed once more is refused (tar would inflate
- * it again, in memory).
+ * Feeds a tar (or tar.gz) file's tar stream to `sink` (a parser or an unpacker) and ends it: read
+ * from disk, inflated by zlib as a stream (16 KiB pieces on the thread pool, with back-pressure —
+ * never tar's own inflater, which inflates a whole read in memory), its running size held to the
+ * cap and the ratio limit. Content compressed once more is refused (tar would inflate it again, in
+ * memory). Reading stops at the archive's end-of-archive blocks, as Go's tar reader does for
+ * tofu: whatever follows is never inflated (node-tar would keep it all in memory). `stopped()`
+ * ends the read early with its error (a limit the sink's entries reached).
  */
-function tarStreams(file: string, gzipped: boolean, archiveBytes: number, limits: Limits, refuse: (why: string) => Error): [Readable, ...Transform[]] {
+async function feedTar(file: string, gzipped: boolean, archiveBytes: number, limits: Limits, refuse: (why: string) => Error,
+  sink: tar.Parser, stopped: () => Error | undefined = () => undefined): Promise<void> {
   const limit = inflateLimit(limits.maxBytes, archiveBytes) + (limits.maxEntries + 2) * TAR_OVERHEAD_PER_ENTRY;
-  const counter = new InflatedSizeLimit(limit, () => refuse(`it inflates to ${gzipped ? inflateLimitText(limits.maxBytes, archiveBytes) : `more than ${limit} bytes`}`),
-    (first) => (first[0] === 0x1f && first[1] === 0x8b) || first.readUInt32BE(0) === 0x28b52ffd ? refuse('its content is compressed again') : undefined);
-  return [createReadStream(file, { highWaterMark: 256 * 1024 }), ...(gzipped ? [createGunzip()] : []), counter];
+  let ended = false;
+  sink.on('eof', () => { ended = true; });
+  const closed = new Promise<void>((resolve, reject) => { sink.on('close', resolve); sink.on('error', reject); });
+  closed.catch(() => undefined); // awaited below; an early throw must not leave it unhandled
+  const source = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const inflated: Readable = gzipped ? streamPipeline(source, createGunzip(), () => undefined) : source;
+  let seen = 0;
+  try {
+    for await (const chunk of inflated as AsyncIterable<Buffer>) {
+      if (seen === 0 && chunk.length >= 4 && ((chunk[0] === 0x1f && chunk[1] === 0x8b) || chunk.readUInt32BE(0) === 0x28b52ffd)) {
+        throw refuse('its content is compressed again');
+      }
+      seen += chunk.length;
+      if (seen > limit) throw refuse(`it inflates to ${gzipped ? inflateLimitText(limits.maxBytes, archiveBytes) : `more than ${limit} bytes`}`);
+      if (!sink.write(chunk)) await Promise.race([once(sink, 'drain'), closed]);
+      const err = stopped();
+      if (err) throw err;
+      if (ended) break;
+    }
+  } finally {
+    inflated.destroy();
+    source.destroy();
+  }
+  sink.end();
+  await closed;
+  const err = stopped();
+  if (err) throw err;
 }
 
 /**
@@ -368,33 +397,34 @@ async function extractTar(file: string, dest: string, url: string, limits: Limit
   const problems: string[] = [];
   const paths = new PackagePaths();
   let total = 0, count = 0;
-  const streams = tarStreams(file, gzipped, archiveBytes, limits, refuse);
-  // a limit that is reached ends the read there: the rest of the archive is never inflated
-  const stop = (err: Error) => streams[0].destroy(err);
+  let stop: Error | undefined;
   const parser = new tar.Parser({
     onReadEntry: (entry) => {
       entry.resume();
-      if (++count > limits.maxEntries) return stop(refuse(`more than ${limits.maxEntries} entries`));
+      if (stop) return;
+      if (++count > limits.maxEntries) { stop = refuse(`more than ${limits.maxEntries} entries`); return; }
       total += entry.size ?? 0;
-      if (total > byteLimit) return stop(refuse(`${inflateLimitText(limits.maxBytes, archiveBytes)} when extracted`));
+      if (total > byteLimit) { stop = refuse(`${inflateLimitText(limits.maxBytes, archiveBytes)} when extracted`); return; }
       const rel = safeRelativePath(entry.path);
       let problem: string | undefined;
       if (rel === undefined) problem = `unsafe path ${JSON.stringify(entry.path)}`;
       else if (!TAR_TYPES.has(entry.type)) problem = `entry ${JSON.stringify(entry.path)} has unsupported type ${entry.type}`;
       else if (rel !== '') problem = paths.add(rel, entry.type === 'Directory' ? 'dir' : LINK_TYPES.has(entry.type) ? 'link' : 'file', entry.path, true);
-      if (problem && problems.push(problem) >= 3) stop(refuse(problems.join('; ')));
+      if (problem && problems.push(problem) >= 3) stop = refuse(problems.join('; '));
     },
+    // a damaged header ends the read (Go's tar reader, and so tofu, fails there too)
+    onwarn: (code: string, message: string) => { if (code === 'TAR_ENTRY_INVALID') stop ??= refuse(`invalid tar data: ${message}`); },
   });
   try {
-    await pipeline([...streams, parser]);
+    await feedTar(file, gzipped, archiveBytes, limits, refuse, parser, () => stop);
   } catch (err) {
     throw err instanceof ModuleFetchError ? err : refuse(errorMessage(err));
   }
   if (problems.length) throw refuse(problems.join('; '));
   try {
     // mtimes are not kept (nobody reads them; setting them costs a call per file)
-    await pipeline([...tarStreams(file, gzipped, archiveBytes, limits, refuse),
-      tar.x({ cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true, filter: (_p, e) => !('type' in e && LINK_TYPES.has(e.type)) })]);
+    await feedTar(file, gzipped, archiveBytes, limits, refuse,
+      tar.x({ cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true, filter: (_p, e) => !('type' in e && LINK_TYPES.has(e.type)) }));
     for (const [rel, isLink] of paths.files) {
       if (!isLink) continue;
       await fs.mkdir(path.dirname(path.join(dest, rel)), { recursive: true });
