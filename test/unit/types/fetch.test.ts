@@ -13,6 +13,7 @@ import { extractFile } from '../../../src/engine/config/extract';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { writeZip } from '../../support/zip-writer';
 import { tarGz } from './archives';
+import { writeZipDirectoryBomb } from '../../support/hostile-archives';
 import { tempDir } from '../../support/temp';
 
 let reg: TestRegistry;
@@ -141,6 +142,27 @@ test('links in a package become empty files, as go-getter unpacks them for tofu:
   // a //subdir naming a link names an empty file now, not a directory (tofu: the same)
   await assert.rejects(fetchModule(`${reg.origin}/archives/links.tar.gz//inside`, 'links', { http: engine.http, cacheDir: join(work, 'links') }),
     /subdirectory "inside" does not exist/);
+});
+
+test('zip packages: a name twice, a file that is also a directory, shared entries: refused before anything is written', async () => {
+  const cases: Record<string, Parameters<typeof writeZip>[1]> = {
+    twice: [{ name: 'main.tf', data: Buffer.from('a') }, { name: './main.tf', data: Buffer.from('b') }],
+    filedir: [{ name: 'm', data: Buffer.from('a') }, { name: 'm/x.tf', data: Buffer.from('b') }],
+  };
+  for (const [name, entries] of Object.entries(cases)) {
+    const file = join(work, `${name}.zip`);
+    await writeZip(file, entries);
+    reg.addFile(`/archives/bad/${name}.zip`, readFileSync(file), 'application/zip');
+  }
+  const shared = join(work, 'shared.zip');
+  await writeZipDirectoryBomb(shared, { entries: 3, shared: true });
+  reg.addFile('/archives/bad/shared.zip', readFileSync(shared), 'application/zip');
+  for (const [name, why] of [['twice', /duplicate entry "\.\/main\.tf"/], ['filedir', /path "m\/x\.tf" goes through a file/], ['shared', /it has overlapping entries/]] as const) {
+    const cache = join(work, `zip-${name}`);
+    await assert.rejects(fetchModule(`${reg.origin}/archives/bad/${name}.zip`, name, { http: engine.http, cacheDir: cache }),
+      (e: unknown) => e instanceof Error && /^refusing to extract the module package from https:\/\/127\.0\.0\.1:\d+\/archives\/bad\/\w+\.zip: /.test(e.message) && why.test(e.message), name);
+    assert.deepEqual(existsSync(join(cache, 'modules')) ? readdirSync(join(cache, 'modules')) : [], [], `${name}: nothing stays in the cache`);
+  }
 });
 
 test('download size cap and unsupported payloads', async () => {
