@@ -16,11 +16,18 @@
 // like Go's archive/zip. Duplicate names: Go keeps one map entry per name (the last one), so
 // every occurrence hashes the content of the last entry with that name; we do the same.
 //
+// Hostile archives (a registry signs its own sums, so a signature proves nothing about the zip):
+// the central directory is walked one entry at a time through archives/ZipCensus — at most
+// MAX_PROVIDER_ENTRIES entries (checked against the end record before the first one is read),
+// overlapping entries refused, declared sizes held to the cap and the ratio limit — and each entry
+// is hashed as it is reached; nothing is kept per entry but its name and hash.
+//
 // This file is the implementation; hash.ts runs it on worker threads (hash-pool.ts), where files
 // are read synchronously (no thread-pool round trip per read), or in the calling thread.
 //
 // Streaming: the zip is read through yauzl with lazy entries and each entry is piped through a
-// sha256; nothing is held in memory but the list of entry names. While downloading, zh: and the
+// sha256 (yauzl inflates with zlib's stream: 16 KiB pieces, back-pressure, each entry held to
+// its declared size); nothing is held in memory but the entry names and their hashes. While downloading, zh: and the
 // size come from the bytes as they are written (see download.ts); h1: needs the central
 // directory at the end of the file, so it is a second pass over the file on disk (page cache).
 import { createHash } from 'node:crypto';
@@ -29,9 +36,17 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import * as yauzl from 'yauzl';
+import { ZipCensus, ZipLimitError } from '../archives';
 
 /** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
 export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
+
+/**
+ * Entries a provider package may have. Real ones have one to five (the plugin binary, LICENSE,
+ * README, CHANGELOG); 1024 leaves room for any packaging of docs or plugins, while the work a
+ * hostile central directory can cause stays trivial (≈ 1 ms of walking, KBs of names).
+ */
+export const MAX_PROVIDER_ENTRIES = 1024;
 
 /** Reads of 512 KiB: yauzl's own reader reads 16 KiB at a time, one after the other. */
 const READ_CHUNK = 512 * 1024;
@@ -116,85 +131,79 @@ function fileReader(): ReaderClass {
   });
 }
 
-/** The zip at `path` through fileReader (the caller closes it). */
-async function openZip(path: string, sync: boolean): Promise<yauzl.ZipFile> {
+/** The zip at `path` through fileReader (the caller closes it), and the file's size. */
+async function openZip(path: string, sync: boolean): Promise<{ zip: yauzl.ZipFile; size: number }> {
   const fd = sync ? openSync(path, 'r') : await promisify(open)(path, 'r');
   const reader = new (fileReader())(fd, sync);
   try {
     const size = sync ? fstatSync(fd).size : (await promisify(fstat)(fd)).size;
-    return await yauzl.fromRandomAccessReaderPromise(reader, size, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true });
+    return { zip: await yauzl.fromRandomAccessReaderPromise(reader, size, { lazyEntries: true, decodeStrings: false, autoClose: false, validateEntrySizes: true }), size };
   } catch (err) {
     reader.close(() => undefined);
     throw err;
   }
 }
 
-/** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
-export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES, sync = false): Promise<string> {
-  const zip = await openZip(path, sync);
+/** Calls `each` for every entry of the zip in turn (the census checks each first); nothing is kept. */
+async function walkZip(path: string, sync: boolean, maxUncompressedBytes: number, signal: AbortSignal | undefined,
+  each: (entry: yauzl.Entry, index: number, zip: yauzl.ZipFile) => Promise<void> | void): Promise<void> {
+  const { zip, size } = await openZip(path, sync);
   try {
-    const entries: yauzl.Entry[] = [];
-    let declared = 0;
+    const census = new ZipCensus(zip.entryCount, { maxEntries: MAX_PROVIDER_ENTRIES, maxBytes: maxUncompressedBytes, archiveBytes: size });
+    let index = 0;
     for await (const entry of zip.eachEntry()) {
       signal?.throwIfAborted();
-      // yauzl holds every entry to its declared size (validateEntrySizes), so this bounds the
-      // work of hashing a hostile archive (a "zip bomb" from an unverified source).
-      declared += entry.uncompressedSize;
-      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
-      // Keep a private copy of the raw name: Go's file.Name is the raw bytes.
-      (entry as { fileNameRaw: Buffer }).fileNameRaw = Buffer.from(entry.fileNameRaw);
-      entries.push(entry);
+      census.add(entry);
+      await each(entry, index++, zip);
     }
-    // dirhash.HashZip: names in central-directory order, then map name -> last entry with that name.
-    const byName = new Map<string, yauzl.Entry>();
-    for (const e of entries) byName.set(e.fileNameRaw.toString('latin1'), e);
-    const contentHashes = new Map<yauzl.Entry, string>();
-    const lines: Array<{ name: Buffer; hex: string }> = [];
-    for (const e of entries) {
-      const entry = byName.get(e.fileNameRaw.toString('latin1'))!;
-      let hex = contentHashes.get(entry);
-      if (hex === undefined) {
-        if (e.fileNameRaw.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
-        hex = await hashEntry(zip, entry, signal);
-        contentHashes.set(entry, hex);
-      }
-      lines.push({ name: e.fileNameRaw, hex });
-    }
-    return hash1(lines, path);
+  } catch (err) {
+    throw err instanceof ZipLimitError ? new Error(`${path} ${err.message}; refusing to hash it`) : err;
   } finally {
     zip.close();
   }
 }
 
+/** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
+export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES, sync = false): Promise<string> {
+  const lines: Array<{ name: Buffer; hex: string }> = [];
+  const last = new Map<string, string>(); // name (latin1 = raw bytes) → hash of the last entry with that name
+  await walkZip(path, sync, maxUncompressedBytes, signal, async (entry, _index, zip) => {
+    // a private copy of the raw name: Go's file.Name is the raw bytes
+    const name = Buffer.from(entry.fileNameRaw);
+    if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
+    const hex = await hashEntry(zip, entry, signal);
+    last.set(name.toString('latin1'), hex);
+    lines.push({ name, hex });
+  });
+  // dirhash.HashZip: names in central-directory order, each opened through a map name -> last entry with that name
+  for (const line of lines) line.hex = last.get(line.name.toString('latin1'))!;
+  return hash1(lines, path);
+}
+
 /**
  * The dirhash.HashDir lines of a zip unpacked as go-getter unpacks it (see h1OfUnpackedZip in
  * hash.ts), or 'plain' when unpacking changes nothing (no directory entries, no names it
- * normalises, no name twice): then they are the HashZip lines and h1OfZip is the answer.
+ * normalises, no name twice): then they are the HashZip lines and h1OfZip is the answer. A first
+ * walk reads the names only; a second one hashes, when the answer is not 'plain'.
  */
 export async function unpackedZipLines(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<Array<{ name: Buffer; hex: string }> | 'plain'> {
-  const zip = await openZip(path, false);
-  try {
-    const files = new Map<string, yauzl.Entry>(); // unpacked name (latin1 = raw bytes) → last entry written there
-    let plain = true;
-    let declared = 0;
-    for await (const entry of zip.eachEntry()) {
-      signal?.throwIfAborted();
-      declared += entry.uncompressedSize;
-      if (declared > maxUncompressedBytes) throw new Error(`${path} unpacks to more than ${maxUncompressedBytes} bytes; refusing to hash it`);
-      const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
-      const name = unpackedName(raw);
-      if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
-      if (name === '' || raw.endsWith('/')) { plain = false; continue; } // a directory: created, never hashed
-      if (name !== raw || files.has(name)) plain = false;
-      files.set(name, entry);
-    }
-    if (plain) return 'plain';
-    const lines: Array<{ name: Buffer; hex: string }> = [];
-    for (const [name, entry] of files) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
-    return lines;
-  } finally {
-    zip.close();
-  }
+  const written = new Map<string, number>(); // unpacked name (latin1 = raw bytes) → index of the last entry written there
+  let plain = true;
+  await walkZip(path, false, maxUncompressedBytes, signal, (entry, index) => {
+    const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
+    const name = unpackedName(raw);
+    if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
+    if (name === '' || raw.endsWith('/')) { plain = false; return; } // a directory: created, never hashed
+    if (name !== raw || written.has(name)) plain = false;
+    written.set(name, index);
+  });
+  if (plain) return 'plain';
+  const lines: Array<{ name: Buffer; hex: string }> = [];
+  await walkZip(path, false, maxUncompressedBytes, signal, async (entry, index, zip) => {
+    const name = unpackedName(Buffer.from(entry.fileNameRaw).toString('latin1'));
+    if (name && written.get(name) === index) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
+  });
+  return lines;
 }
 
 /** Where go-getter writes a zip entry, relative to the package directory; undefined for "..". */

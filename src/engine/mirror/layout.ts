@@ -71,6 +71,13 @@ export class MirrorOutput {
     return out;
   }
 
+  /** The versions index.json lists for a provider (none when it is missing or unreadable). */
+  async listedVersions(a: ProviderAddress): Promise<string[]> {
+    const doc = await readJson(insideRoot(this.providerDir(a), 'index.json')).catch(() => undefined);
+    const versions = doc?.versions;
+    return versions && typeof versions === 'object' ? Object.keys(versions) : [];
+  }
+
   /**
    * Moves a verified temp archive into place and lists it in V.json and index.json (in that
    * order). Updates to one provider's files are serialized; other providers proceed in parallel.

@@ -72,3 +72,30 @@ export function insideRoot(root: string, ...segments: string[]): string {
 export function archiveFilename(type: string, version: string, platform: string): string {
   return safeFilename(`terraform-provider-${safeName('type', type)}_${safeVersion(version)}_${safePlatform(platform)}.zip`);
 }
+
+/**
+ * The file names versions take in their directories of OUT, compared as macOS and Windows file
+ * systems compare them (ignoring case: "1.0.0-RC1" and "1.0.0-rc1" are one file there), so that a
+ * version whose names collide with another version's — also on Linux, e.g. a module version
+ * "1.0.0-x.tar.gz" whose directory is version "1.0.0-x"'s archive — is refused instead of
+ * overwriting it or failing half-way.
+ */
+export class FileNameClaims {
+  private readonly owners = new Map<string, string>();
+
+  /** Claims `names` in `dir` for `version`: undefined, or the version that has one of them. */
+  claim(dir: string, version: string, names: string[]): string | undefined {
+    const keys = names.map((n) => `${dir}\0${n.toLowerCase()}`);
+    for (const k of keys) {
+      const owner = this.owners.get(k);
+      if (owner !== undefined && owner !== version) return owner;
+    }
+    for (const k of keys) this.owners.set(k, version);
+    return undefined;
+  }
+}
+
+/** What a refused version's message says about a collision. */
+export function collisionText(names: string[], other: string): string {
+  return `its file names in the output directory (${names.join(', ')}) collide with those of version ${other} (compared ignoring case, as macOS and Windows do); refusing it rather than overwriting that version`;
+}

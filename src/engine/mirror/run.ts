@@ -9,6 +9,7 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from './hash';
 import { MirrorOutput } from './layout';
+import { archiveFilename, collisionText, FileNameClaims } from './paths';
 import { mapLimit } from '../fstree';
 import { ArchiveSource, fetchSlots, MirrorStepError, smallRequestLimit } from './sources';
 import { errorText, mirrorFailure } from './types';
@@ -129,6 +130,20 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   // verifying one archive overlaps the next downloads. Concurrency 1 is one request at a time.
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const slots = fetchSlots(concurrency);
+  // names taken per provider directory: the versions OUT lists first, then this run's in target order
+  const claims = new FileNameClaims();
+  const listedClaimed = new Map<string, Promise<void>>();
+  const claim = async (t: MirrorTarget, dir: string): Promise<{ other: string; names: string[] } | undefined> => {
+    const names = (v: string) => [`${v}.json`, archiveFilename(t.address.type, v, t.platform)];
+    let listed = listedClaimed.get(dir);
+    if (!listed) {
+      listed = output.listedVersions(t.address).then((vs) => { for (const v of vs) claims.claim(dir, v, [`${v}.json`]); });
+      listedClaimed.set(dir, listed);
+    }
+    await listed;
+    const other = claims.claim(dir, t.version, names(t.version));
+    return other === undefined ? undefined : { other, names: names(t.version) };
+  };
   try {
     await mapLimit(opts.targets, concurrency === 1 ? 1 : 4 * concurrency, async (t) => {
       const fail = (step: MirrorFailure['step'], detail: string) => {
@@ -146,6 +161,8 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
         } catch (err) {
           throw new MirrorStepError('path', errorText(err));
         }
+        const collision = await claim(t, paths.dir);
+        if (collision) throw new MirrorStepError('path', collisionText(collision.names, collision.other));
         await output.sweep(paths.dir); // leftovers of a killed run, also where nothing needs downloading
         const current = await upToDateHashes(output, t, paths, opts.signal);
         if (current) {

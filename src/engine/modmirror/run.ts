@@ -16,6 +16,7 @@ import {
   engineCaCertificates, fetchPackage, FetchedPackage, FetchOptions, moduleDirectory, ModuleFetchError, safeRelativePath, shownLocation,
 } from '../modules/fetch';
 import { indexedDir, indexedFile, indexFiles, ModuleCallRecord, reachableCalls, readModuleCalls } from './calls';
+import { collisionText, FileNameClaims } from '../mirror/paths';
 import { siteModuleName, versionPaths, VersionPaths } from './paths';
 import { ArchiveFacts, ModuleSite } from './site';
 import { packDirectory } from './tarball';
@@ -66,6 +67,9 @@ export class MirrorRun {
   private readonly jobs = new Map<string, Promise<(ArchiveFacts & { subdir: string }) | undefined>>();
   private readonly expanded = new Set<string>();
   private readonly dirsRead = new Set<string>();
+  /** Site file names taken per module directory: versions already listed there first, then this run's. */
+  private readonly claims = new FileNameClaims();
+  private readonly listedClaimed = new Map<string, Promise<void>>();
   private readonly slot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Version lists are small JSON: more of them at once than packages (as the provider mirror does). */
   private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -236,6 +240,8 @@ export class MirrorRun {
     } catch (err) {
       return failed('path', errorText(err));
     }
+    const other = await this.claim(p, version);
+    if (other !== undefined) return failed('path', collisionText(siteNames(version), other));
     let temp: string | undefined;
     let fetched: FetchedPackage | undefined;
     // what of the site's copy cannot stay listed unless this attempt replaces it
@@ -278,6 +284,17 @@ export class MirrorRun {
     }
   }
 
+  /** Claims the version's site names (after those of the versions the site lists): the version that has one already, or undefined. */
+  private async claim(p: VersionPaths, version: string): Promise<string | undefined> {
+    let listed = this.listedClaimed.get(p.moduleDir);
+    if (!listed) {
+      listed = this.site.listed(p).then((versions) => { for (const v of versions) this.claims.claim(p.moduleDir, v, siteNames(v)); });
+      this.listedClaimed.set(p.moduleDir, listed);
+    }
+    await listed;
+    return this.claims.claim(p.moduleDir, version, siteNames(version));
+  }
+
   /** Takes a version whose copy in OUT is unusable off the site; what the failure message adds. */
   private async withdraw(p: VersionPaths, version: string, unusable: 'archive' | 'download'): Promise<string> {
     try {
@@ -309,6 +326,11 @@ export class MirrorRun {
       this.skip(r.call.source ?? r.call.sourceText, `a local path that leaves the module package ${inside} (tofu init refuses it)`, `called via ${where}`);
     }
   }
+}
+
+/** The names a version takes in its module's directory of the site: its archive and the directory of its `download`. */
+function siteNames(version: string): string[] {
+  return [`${version}.tar.gz`, version];
 }
 
 export function cmp(a: string, b: string): number {

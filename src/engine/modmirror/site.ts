@@ -80,6 +80,12 @@ export class ModuleSite {
     await this.publish(p, version, facts.subdir);
   }
 
+  /** The versions the site lists for the module of `p` (none when its `versions` is missing or not one). */
+  async listed(p: VersionPaths): Promise<string[]> {
+    const doc = await readJsonObject(p.versionsFile).catch(() => undefined);
+    try { return doc ? versionList(doc, p.versionsFile).map((v) => v.version) : []; } catch { return []; }
+  }
+
   /** Writes `download` and lists the version in `versions`, each only when it is not already right. */
   async publish(p: VersionPaths, version: string, subdir: string): Promise<void> {
     const location = siteLocation(version, subdir);

@@ -1,7 +1,8 @@
 // Deterministic .tar.gz of a module package: the same files give the same bytes, whenever and
 // wherever they were unpacked. Entries sorted by path; directories 0755; files 0644, or 0755 when
 // any execute bit is set (git's normalisation); symbolic links kept when they stay inside the
-// package; uid/gid 0, no user/group names, mtime 0; a PAX header only for names ustar cannot hold
+// package, as text and as the kernel resolves them (fetched packages hold none: fetch.ts unpacks
+// links as plain files, as tofu does); uid/gid 0, no user/group names, mtime 0; a PAX header only for names ustar cannot hold
 // (its content is just the path). gzip level 9 with the header's OS byte fixed to Unix.
 //
 // A small writer rather than the `tar` dependency: node-tar takes modes, mtimes and the entry
@@ -57,6 +58,7 @@ export async function packDirectory(root: string, dest: string, opts: PackOption
 /** The package's entries by name (types from the directory listing: files are opened once, when written). */
 async function collect(root: string): Promise<Entry[]> {
   const out: Entry[] = [];
+  const realRoot = await fs.realpath(root);
   const walk = async (dir: string, rel: string): Promise<void> => {
     for (const d of await fs.readdir(dir, { withFileTypes: true })) {
       const abs = path.join(dir, d.name);
@@ -71,6 +73,12 @@ async function collect(root: string): Promise<Entry[]> {
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), link));
         if (path.posix.isAbsolute(link) || target === '..' || target.startsWith('../')) {
           throw new Error(`refusing to pack ${name}: its link target ${link} is outside the package`);
+        }
+        // "inside" as text is not enough: an earlier link in the target's path may lead out
+        const real = await fs.realpath(abs).catch(() => undefined);
+        const rel = real === undefined ? undefined : path.relative(realRoot, real);
+        if (rel === undefined || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
+          throw new Error(`refusing to pack ${name}: its link target ${link} ${real === undefined ? 'cannot be resolved' : 'resolves outside the package'}`);
         }
         out.push({ name, type: 'symlink', abs, link });
       } else {

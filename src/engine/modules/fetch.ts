@@ -1,22 +1,22 @@
 // Fetching a module package (a go-getter style location) into a cache directory: tar.gz / zip
-// archives over HTTP(S) (size-capped, timed out, every archive path validated before anything is
-// written) and git repositories (`git::`, ssh, the GitHub/Bitbucket shorthands) through the
+// archives over HTTP(S) (size-capped, timed out, unpacked by unpack.ts: inflated as capped streams,
+// every path validated before anything is written, no link created) and git repositories (`git::`, ssh, the GitHub/Bitbucket shorthands) through the
 // user's git (git.ts). fetchPackage returns the whole package plus the location's `//subdir` (what
 // the module mirror repacks); fetchModule the module directory inside it (what `types check` reads).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar';
-import * as yauzl from 'yauzl';
 import type { HttpClient } from '../net/http';
 import { shownUrl } from '../net/http-errors';
 import { extraCaCertificates } from '../net/dispatcher';
 import { parseModuleSource, splitSubdir } from '../addresses/module-source';
 import { ModuleFetchError } from './fetch-error';
 import { gitClone, treeSize } from './git';
+import { ArchiveKind, extractTar, ExtractLimits, extractZip, safeRelativePath, sniff, within } from './unpack';
 
 export { ModuleFetchError } from './fetch-error';
+export { safeRelativePath } from './unpack';
 
 export interface FetchOptions {
   http: HttpClient;
@@ -60,21 +60,6 @@ export function shownLocation(location: string): string {
   return shownUrl(location);
 }
 
-/** A relative path inside an archive or a `//subdir`: no absolute paths, drive letters or `..`. */
-export function safeRelativePath(p: string): string | undefined {
-  if (p.includes('\0')) return undefined;
-  const norm = p.replace(/\\/g, '/');
-  if (norm.startsWith('/') || /^[A-Za-z]:/.test(norm)) return undefined;
-  const parts = norm.split('/').filter((s) => s !== '' && s !== '.');
-  if (parts.some((s) => s === '..')) return undefined;
-  return parts.join('/');
-}
-
-function within(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /**
  * Fetch `location` (a go-getter style source: `https://…/x.tar.gz//sub`, `…?archive=zip`,
  * `git::https://…?ref=v1`) once into the cache; `cacheKey` names it (e.g. "address@version").
@@ -113,8 +98,14 @@ export async function fetchPackage(location: string, cacheKey: string, opts: Fet
 
 const inFlight = new Map<string, { promise: Promise<void>; signal?: AbortSignal }>();
 
+/**
+ * Marks a complete package in the cache. "-v2": unpacked with links as plain files; a package an
+ * older version cached may hold symbolic links, so it is fetched again rather than read.
+ */
+const COMPLETE_MARKER = '.tofu-registry-complete-v2';
+
 async function fetchInto(dir: string, source: PackageSource, location: string, opts: FetchOptions): Promise<void> {
-  const done = path.join(dir, '.tofu-registry-complete');
+  const done = path.join(dir, COMPLETE_MARKER);
   if (await exists(done)) return;
   await fs.mkdir(path.dirname(dir), { recursive: true });
   const tmp = `${dir}.tmp-${randomBytes(6).toString('hex')}`;
@@ -124,7 +115,7 @@ async function fetchInto(dir: string, source: PackageSource, location: string, o
     await fs.mkdir(content);
     if (source.kind === 'git') await fetchGit(source.src, tmp, content, opts);
     else await fetchArchive(source.url, tmp, content, opts);
-    await fs.writeFile(path.join(tmp, '.tofu-registry-complete'), shownLocation(location));
+    await fs.writeFile(path.join(tmp, COMPLETE_MARKER), shownLocation(location));
     // Another process may have completed the same package meanwhile: keep its copy (it may be in use).
     if (await exists(done)) return;
     await fs.rm(dir, { recursive: true, force: true });
@@ -137,6 +128,8 @@ async function fetchInto(dir: string, source: PackageSource, location: string, o
 /**
  * The directory `subdir` names inside a package. Like go-getter's SubdirGlob (which tofu applies
  * to registry locations such as `…/archive.tar.gz//*`), glob patterns must match exactly one path.
+ * The match is checked by its real path (the kernel's resolution, not the text): a directory
+ * that resolves outside the package is refused.
  */
 export async function moduleDirectory(root: string, subdir: string, location: string): Promise<string> {
   const safe = safeRelativePath(subdir);
@@ -153,7 +146,13 @@ export async function moduleDirectory(root: string, subdir: string, location: st
     candidates = next;
   }
   const found = [];
-  for (const c of candidates) if (within(root, c) && (await fs.stat(c).catch(() => undefined))?.isDirectory()) found.push(c);
+  const realRoot = await fs.realpath(root);
+  for (const c of candidates) {
+    if (!within(root, c) || !(await fs.stat(c).catch(() => undefined))?.isDirectory()) continue;
+    const real = await fs.realpath(c);
+    if (!within(realRoot, real)) throw new ModuleFetchError(`subdirectory "${safe}" resolves outside the module package from ${shownLocation(location)}`);
+    found.push(c);
+  }
   if (found.length > 1) throw new ModuleFetchError(`subdirectory "${safe}" matches ${found.length} directories in the module package from ${shownLocation(location)}`);
   if (!found.length) throw new ModuleFetchError(`subdirectory "${safe}" does not exist in the module package from ${shownLocation(location)}`);
   return found[0];
@@ -217,6 +216,8 @@ async function fetchGit(src: string, tmp: string, content: string, opts: FetchOp
   const problems: string[] = [];
   if (size.entries > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
   if (size.bytes > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when checked out`);
+  // core.symlinks=false checks links out as plain files; should git ever make one, it is not read
+  if (size.links) problems.push(`${size.links} symbolic links in the checkout`);
   const shown = shownUrl(src.split('?')[0]);
   if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
 }
@@ -225,7 +226,6 @@ async function exists(p: string): Promise<boolean> {
   try { await fs.access(p); return true; } catch { return false; }
 }
 
-type ArchiveKind = 'tar.gz' | 'zip' | 'tar';
 const UNSUPPORTED_ARCHIVES = /\.(tar\.bz2|tbz2|tar\.tbz2|tar\.xz|txz|bz2|xz)$|(?<!\.tar)\.gz$/i;
 
 async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
@@ -247,12 +247,14 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   const file = path.join(tmp, 'archive');
   const res = await opts.http.download(url.href, { maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES, timeoutMs: opts.timeoutMs, signal: opts.signal });
   await pipeline(res.body, createWriteStream(file));
-  if (!kind) kind = await sniff(file);
+  const sniffed = await sniff(file);
+  // a ".tar" that is gzipped after all is unpacked as what it is (never by tar's own inflater)
+  if (!kind || (kind === 'tar' && sniffed === 'tar.gz')) kind = sniffed;
   const shown = shownUrl(res.url);
   if (!kind) throw new ModuleFetchError(`the module package at ${shown} is neither a tar.gz nor a zip archive`, shown);
   const limits = extractLimits(opts);
   if (kind === 'zip') await extractZip(file, content, shown, limits);
-  else await extractTar(file, content, shown, limits);
+  else await extractTar(file, content, shown, limits, kind === 'tar.gz');
   await fs.rm(file, { force: true });
 }
 
@@ -261,101 +263,9 @@ export async function unpackArchive(file: string, dest: string, opts: Pick<Fetch
   const kind = await sniff(file);
   if (!kind) throw new ModuleFetchError(`${file} is neither a tar.gz nor a zip archive`);
   if (kind === 'zip') await extractZip(file, dest, file, extractLimits(opts));
-  else await extractTar(file, dest, file, extractLimits(opts));
+  else await extractTar(file, dest, file, extractLimits(opts), true);
 }
 
-async function sniff(file: string): Promise<ArchiveKind | undefined> {
-  const fh = await fs.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(4);
-    await fh.read(buf, 0, 4, 0);
-    if (buf[0] === 0x1f && buf[1] === 0x8b) return 'tar.gz';
-    if (buf.toString('latin1') === 'PK\x03\x04') return 'zip';
-    return undefined;
-  } finally {
-    await fh.close();
-  }
-}
-
-interface Limits { maxBytes: number; maxEntries: number }
-
-function extractLimits(opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntries'>): Limits {
+function extractLimits(opts: Pick<FetchOptions, 'maxExtractedBytes' | 'maxEntries'>): ExtractLimits {
   return { maxBytes: opts.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED, maxEntries: opts.maxEntries ?? DEFAULT_MAX_ENTRIES };
-}
-
-/** Validate every tar entry first (paths, links, types, sizes); extract only when all are fine. */
-async function extractTar(file: string, dest: string, url: string, limits: Limits): Promise<void> {
-  const problems: string[] = [];
-  const links = new Set<string>();
-  let total = 0, count = 0;
-  await tar.t({
-    file,
-    onReadEntry: (entry) => {
-      count++;
-      total += entry.size ?? 0;
-      const rel = safeRelativePath(entry.path);
-      if (rel === undefined) problems.push(`unsafe path ${JSON.stringify(entry.path)}`);
-      else {
-        const parts = rel.split('/');
-        for (let i = 1; i < parts.length; i++) {
-          if (links.has(parts.slice(0, i).join('/'))) problems.push(`path ${JSON.stringify(entry.path)} goes through a symbolic link`);
-        }
-        if (entry.type === 'SymbolicLink' || entry.type === 'Link') {
-          const linkpath = entry.linkpath ?? '';
-          const base = entry.type === 'SymbolicLink' ? path.posix.dirname(rel) : '';
-          const resolved = path.posix.normalize(path.posix.join(base, linkpath.replace(/\\/g, '/')));
-          if (path.posix.isAbsolute(linkpath) || resolved === '..' || resolved.startsWith('../')) {
-            problems.push(`link ${JSON.stringify(entry.path)} points outside the package (${linkpath})`);
-          }
-          links.add(rel);
-        } else if (!['File', 'OldFile', 'ContiguousFile', 'Directory', 'ExtendedHeader', 'GlobalExtendedHeader', 'NextFileHasLongPath', 'NextFileHasLongLinkpath'].includes(entry.type)) {
-          problems.push(`entry ${JSON.stringify(entry.path)} has unsupported type ${entry.type}`);
-        }
-      }
-      entry.resume();
-    },
-  });
-  if (count > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
-  if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
-  if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
-  // mtimes are not kept (nobody reads them; setting them costs a call per file)
-  await tar.x({ file, cwd: dest, strict: true, preservePaths: false, noChmod: true, noMtime: true });
-}
-
-/** Validate every zip entry first; symbolic links are not created. */
-async function extractZip(file: string, dest: string, url: string, limits: Limits): Promise<void> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z!))));
-  try {
-    const entries: yauzl.Entry[] = [];
-    const problems: string[] = [];
-    let total = 0;
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (e: yauzl.Entry) => { entries.push(e); zip.readEntry(); });
-      zip.on('end', resolve);
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-    for (const e of entries) {
-      total += e.uncompressedSize;
-      if (safeRelativePath(e.fileName) === undefined) problems.push(`unsafe path ${JSON.stringify(e.fileName)}`);
-    }
-    if (entries.length > limits.maxEntries) problems.push(`more than ${limits.maxEntries} entries`);
-    if (total > limits.maxBytes) problems.push(`more than ${limits.maxBytes} bytes when extracted`);
-    if (problems.length) throw new ModuleFetchError(`refusing to extract the module package from ${url}: ${problems.slice(0, 3).join('; ')}`, url);
-    for (const e of entries) {
-      const rel = safeRelativePath(e.fileName)!;
-      const target = path.join(dest, rel);
-      if (!within(dest, target)) throw new ModuleFetchError(`refusing to extract ${e.fileName} from ${url}`, url);
-      const mode = (e.externalFileAttributes >>> 16) & 0o170000;
-      if (e.fileName.endsWith('/') || mode === 0o040000) { await fs.mkdir(target, { recursive: true }); continue; }
-      if (mode === 0o120000) continue; // symbolic link: skipped
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-        zip.openReadStream(e, (err, s) => (err ? reject(err) : resolve(s!))));
-      await pipeline(stream, createWriteStream(target, { flags: 'wx' }));
-    }
-  } finally {
-    zip.close();
-  }
 }

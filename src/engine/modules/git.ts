@@ -160,16 +160,19 @@ function runGit(args: string[], dest: string, shown: string, deadline: number, e
 }
 
 /**
- * Total file size and entry count below `dir` (symbolic links not followed); stops early past the
- * caps. Directories are read in parallel; only regular files need a stat (for their size).
+ * Total file size, entry count and symbolic links below `dir` (links not followed); stops early
+ * past the caps. Directories are read in parallel; only regular files need a stat (for their size).
  */
-export async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number }> {
-  let bytes = 0, entries = 0;
+export async function treeSize(dir: string, maxBytes: number, maxEntries: number): Promise<{ bytes: number; entries: number; links: number }> {
+  let bytes = 0, entries = 0, links = 0;
   const files: string[] = [];
   await walkTree(dir, {
     directory(d, list) {
       entries += list.length;
-      for (const e of list) if (e.isFile()) files.push(path.join(d, e.name));
+      for (const e of list) {
+        if (e.isFile()) files.push(path.join(d, e.name));
+        else if (e.isSymbolicLink()) links++;
+      }
     },
     descend: () => true,
     unreadable() { /* counted as empty */ },
@@ -180,7 +183,7 @@ export async function treeSize(dir: string, maxBytes: number, maxEntries: number
     const size = (await fs.lstat(p).catch(() => undefined))?.size ?? 0;
     bytes += size; // after the await: `bytes += await …` would add to a stale total
   });
-  return { bytes, entries };
+  return { bytes, entries, links };
 }
 
 /** git's stderr without the URL's secrets (git may echo the URL as given, or decoded). */

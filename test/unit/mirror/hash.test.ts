@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_H1, h1OfZip, hashPackage, matchesAnyHash, zipHashOfFile } from '../../../src/engine/mirror/hash';
+import { MAX_PROVIDER_ENTRIES } from '../../../src/engine/mirror/hash-core';
+import { writeZipDirectoryBomb } from '../../support/hostile-archives';
 import { writeZip } from '../../support/zip-writer';
 import { tempDir } from '../../support/temp';
 
@@ -113,4 +115,21 @@ test('matchesAnyHash accepts either scheme and ignores unknown ones', () => {
   assert.equal(matchesAnyHash(actual, ['zh:def']), true);
   assert.equal(matchesAnyHash(actual, ['h2:zzz', 'h1:abc']), true);
   assert.equal(matchesAnyHash(actual, ['h1:nope', 'zh:nope']), false);
+});
+
+test('hostile zips: more entries than a provider package has, shared data, a ratio past 100x: refused before anything is hashed', async () => {
+  const many = join(dir, 'many.zip');
+  await writeZipDirectoryBomb(many, { entries: MAX_PROVIDER_ENTRIES + 1 });
+  await assert.rejects(h1OfZip(many), /many\.zip has more than 1024 entries \(its central directory lists 1025\); refusing to hash it/);
+  const shared = join(dir, 'shared.zip');
+  await writeZipDirectoryBomb(shared, { entries: 2, shared: true });
+  await assert.rejects(h1OfZip(shared), /shared\.zip has overlapping entries \(two entries share the data at offset 0\); refusing to hash it/);
+  // 96 MiB of zeros deflate to ≈ 95 KB: past the 64 MiB floor and 100 times the zip's size
+  const dense = join(dir, 'dense.zip');
+  await writeZipDirectoryBomb(dense, { entries: 1, shared: true, sharedZeros: 96 * 1024 * 1024 });
+  await assert.rejects(h1OfZip(dense), /dense\.zip unpacks to more than 100 times its \d+-byte size \(67108864 bytes\); refusing to hash it/);
+  // a real package's count and ratio pass
+  const ok = join(dir, 'ok.zip');
+  await writeZipDirectoryBomb(ok, { entries: MAX_PROVIDER_ENTRIES });
+  assert.match(await h1OfZip(ok), /^h1:/);
 });

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import * as tar from 'tar';
 import { parseModuleSource, RegistryModuleSource } from '../../../src/engine/addresses/module-source';
 import { MirrorLockedError } from '../../../src/engine/mirror';
 import { mirrorModules } from '../../../src/engine/modmirror';
@@ -40,17 +41,21 @@ test('hostile packages, locations and names: each fails alone with the reason, n
   const failed = Object.fromEntries(r.failed.map((f) => [f.module || f.message.replace(/^.*module "(\w+)".*$/, '$1'), [f.step, f.message]]));
   assert.deepEqual(failed[`${h}/evil/escape/aws`][0], 'fetch');
   assert.match(failed[`${h}/evil/escape/aws`][1], /refusing to extract the module package from .*evil\.tar\.gz: unsafe path "\.\.\/\.\.\/escaped\.tf"/);
-  assert.match(failed[`${h}/evil/link/aws`][1], /link "passwd\.tf" points outside the package/);
   assert.deepEqual(failed[`${h}/evil/subdir/aws`][0], 'fetch');
   assert.match(failed[`${h}/evil/subdir/aws`][1], /invalid subdirectory "\.\.\/\.\.\/etc"/);
   assert.deepEqual(failed[`${h}/evil/s3/aws`][0], 'unsupported');
   assert.match(failed[`${h}/evil/s3/aws`][1], /the s3 getter \(Amazon S3 bucket\) is not supported/);
   assert.deepEqual(failed.traversal[0], 'config');
   assert.deepEqual(failed.bad_ns[0], 'config');
-  // the hostile version strings are not versions: only 1.0.0 was considered and mirrored
-  assert.deepEqual(r.mirrored.map((m) => `${m.module} ${m.version}`), [`${h}/evil/versions/aws 1.0.0`]);
+  // the hostile version strings are not versions: only 1.0.0 was considered and mirrored; a link
+  // to /etc/passwd is unpacked as tofu's go-getter unpacks it (an empty file) and mirrored so
+  assert.deepEqual(r.mirrored.map((m) => `${m.module} ${m.version}`).sort(), [`${h}/evil/link/aws 1.0.0`, `${h}/evil/versions/aws 1.0.0`]);
+  const linkArchive = join(out, 'modules', h, 'evil', 'link', 'aws', '1.0.0.tar.gz');
+  const entries: Array<[string, string, number]> = [];
+  await tar.t({ file: linkArchive, onReadEntry: (e) => { entries.push([e.path, e.type, e.size ?? 0]); } });
+  assert.deepEqual(entries, [['main.tf', 'File', 1], ['passwd.tf', 'File', 0]]);
   assert.deepEqual(readdirSync(parent), ['site']);
-  assert.deepEqual(files(out).filter((f) => !f.startsWith(`modules/${h}/evil/versions/aws/`)).filter((f) => !f.startsWith('.tofu-registry-mirror-state')), []);
+  assert.deepEqual(files(out).filter((f) => !/^modules\/[^/]+\/evil\/(versions|link)\/aws\//.test(f)).filter((f) => !f.startsWith('.tofu-registry-mirror-state')), []);
   assert.ok(!existsSync(join(dirname(ws), 'escaped.tf')) && !existsSync(join(parent, 'escaped.tf')));
   // segments that could leave OUT never become paths
   const a = parseModuleSource(`${h}/acme/app/aws`) as RegistryModuleSource;

@@ -50,7 +50,7 @@ test('the same package repacked gives the same bytes, whatever its mtimes, modes
   assert.equal(readFileSync(join(root, 'a1.tar.gz'))[9], 3, 'gzip OS byte is Unix');
 });
 
-test('tar, node-tar and the engine unpack exactly the package: names, contents, normalised modes, links, empty directories', async () => {
+test('tar, node-tar and the engine unpack exactly the package: names, contents, normalised modes, links (the engine: empty files), empty directories', async () => {
   const root = tempDir('modmirror-tar-x-');
   const src = makePackage(join(root, 'src'), [0, 1, 2, 3, 4], 1_000_000);
   const file = join(root, 'p.tar.gz');
@@ -75,10 +75,13 @@ test('tar, node-tar and the engine unpack exactly the package: names, contents, 
     mkdirSync(dest);
     await unpack(dest);
     const got = treeOf(dest);
-    assert.deepEqual(Object.keys(got).sort(), Object.keys(expected).sort(), how);
-    for (const [k, v] of Object.entries(expected)) assert.equal(got[k].replace(/^\(x\) /, ''), v.replace(/^\(x\) /, ''), `${how}: ${k}`);
+    // the engine unpacks a link as tofu's go-getter does: an empty regular file
+    const want = how === 'engine' ? { ...expected, 'modules/link.tf': '' } : expected;
+    assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort(), how);
+    for (const [k, v] of Object.entries(want)) assert.equal(got[k].replace(/^\(x\) /, ''), v.replace(/^\(x\) /, ''), `${how}: ${k}`);
     assert.ok(got['scripts/run.sh'].startsWith('(x) ') && !got['main.tf'].startsWith('(x) '), `${how}: execute bits`);
-    assert.ok(statSync(join(dest, 'empty')).isDirectory() && lstatSync(join(dest, 'modules', 'link.tf')).isSymbolicLink(), `${how}: empty directory and link`);
+    const link = lstatSync(join(dest, 'modules', 'link.tf'));
+    assert.ok(statSync(join(dest, 'empty')).isDirectory() && (how === 'engine' ? link.isFile() : link.isSymbolicLink()), `${how}: empty directory and link`);
   }
 });
 

@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 export interface TarEntry {
   name: string;
   data?: string | Buffer;
-  /** '0' file (default), '5' directory, '2' symbolic link, '1' hard link. */
-  type?: '0' | '1' | '2' | '5';
+  /** '0' file (default), '5' directory, '2' symbolic link, '1' hard link, '6' FIFO. */
+  type?: '0' | '1' | '2' | '5' | '6';
   linkname?: string;
 }
 

@@ -2,17 +2,18 @@
 // tar.gz or zip into a cache, every archive path validated before anything is written.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { ModuleResolver } from '../../../src/engine/modules/resolve';
-import { fetchModule, safeRelativePath } from '../../../src/engine/modules/fetch';
+import { fetchModule, fetchPackage, safeRelativePath } from '../../../src/engine/modules/fetch';
 import { checkFile } from '../../../src/engine/modules/check';
 import { parseHcl } from '../../../src/engine/config/parser';
 import { extractFile } from '../../../src/engine/config/extract';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { writeZip } from '../../support/zip-writer';
 import { tarGz } from './archives';
+import { writeZipDirectoryBomb } from '../../support/hostile-archives';
 import { tempDir } from '../../support/temp';
 
 let reg: TestRegistry;
@@ -108,10 +109,8 @@ test('archive paths are validated before anything is written', async () => {
   const bad: Record<string, Parameters<typeof tarGz>[0]> = {
     dotdot: [{ name: 'ok.tf', data: 'x' }, { name: '../evil.tf', data: 'x' }],
     absolute: [{ name: '/tmp/evil.tf', data: 'x' }],
-    symlink: [{ name: 'link', type: '2', linkname: '../../../etc' }],
-    abslink: [{ name: 'link', type: '2', linkname: '/etc/passwd' }],
     through: [{ name: 'd/', type: '5' }, { name: 'd/l', type: '2', linkname: '..' }, { name: 'd/l/x.tf', data: 'x' }],
-    hardlink: [{ name: 'h', type: '1', linkname: '../outside' }],
+    fifo: [{ name: 'p', type: '6' }],
   };
   for (const [name, entries] of Object.entries(bad)) {
     reg.addFile(`/archives/bad/${name}.tar.gz`, tarGz(entries), 'application/gzip');
@@ -122,14 +121,48 @@ test('archive paths are validated before anything is written', async () => {
     assert.deepEqual(left, [], `${name}: nothing may stay in the cache`);
   }
   assert.ok(!existsSync(join(work, 'evil.tf')));
-  // a link that stays inside the package is fine
-  reg.addFile('/archives/okl.tar.gz', tarGz([{ name: 'a/', type: '5' }, { name: 'a/v.tf', data: INNER }, { name: 'b', type: '2', linkname: 'a' }]), 'application/gzip');
-  const dir = await fetchModule(`${reg.origin}/archives/okl.tar.gz//b`, 'okl', { http: engine.http, cacheDir: join(work, 'okl') });
-  assert.ok(existsSync(join(dir, 'v.tf')));
-  await assert.rejects(fetchModule(`${reg.origin}/archives/okl.tar.gz//../x`, 'okl2', { http: engine.http, cacheDir: join(work, 'okl') }), /invalid subdirectory/);
+  await assert.rejects(fetchModule(`${reg.origin}/archives/bad/dotdot.tar.gz//../x`, 'dotdot2', { http: engine.http, cacheDir: join(work, 'dd') }), /invalid subdirectory/);
   assert.equal(safeRelativePath('a/../../b'), undefined);
   assert.equal(safeRelativePath('C:/x'), undefined);
   assert.equal(safeRelativePath('./a//b/'), 'a/b');
+});
+
+test('links in a package become empty files, as go-getter unpacks them for tofu: none is created, wherever it points', async () => {
+  reg.addFile('/archives/links.tar.gz', tarGz([
+    { name: 'a/', type: '5' }, { name: 'a/v.tf', data: INNER },
+    { name: 'inside', type: '2', linkname: 'a' }, { name: 'up', type: '2', linkname: '../../../etc' },
+    { name: 'abs.tf', type: '2', linkname: '/etc/passwd' }, { name: 'hard.tf', type: '1', linkname: 'a/v.tf' },
+  ]), 'application/gzip');
+  const pkg = await fetchPackage(`${reg.origin}/archives/links.tar.gz`, 'links', { http: engine.http, cacheDir: join(work, 'links') });
+  for (const name of ['inside', 'up', 'abs.tf', 'hard.tf']) {
+    const st = lstatSync(join(pkg.root, name));
+    assert.ok(st.isFile() && st.size === 0, `${name} is an empty regular file`);
+  }
+  assert.equal(readFileSync(join(pkg.root, 'a', 'v.tf'), 'utf8'), INNER);
+  // a //subdir naming a link names an empty file now, not a directory (tofu: the same)
+  await assert.rejects(fetchModule(`${reg.origin}/archives/links.tar.gz//inside`, 'links', { http: engine.http, cacheDir: join(work, 'links') }),
+    /subdirectory "inside" does not exist/);
+});
+
+test('zip packages: a name twice, a file that is also a directory, shared entries: refused before anything is written', async () => {
+  const cases: Record<string, Parameters<typeof writeZip>[1]> = {
+    twice: [{ name: 'main.tf', data: Buffer.from('a') }, { name: './main.tf', data: Buffer.from('b') }],
+    filedir: [{ name: 'm', data: Buffer.from('a') }, { name: 'm/x.tf', data: Buffer.from('b') }],
+  };
+  for (const [name, entries] of Object.entries(cases)) {
+    const file = join(work, `${name}.zip`);
+    await writeZip(file, entries);
+    reg.addFile(`/archives/bad/${name}.zip`, readFileSync(file), 'application/zip');
+  }
+  const shared = join(work, 'shared.zip');
+  await writeZipDirectoryBomb(shared, { entries: 3, shared: true });
+  reg.addFile('/archives/bad/shared.zip', readFileSync(shared), 'application/zip');
+  for (const [name, why] of [['twice', /duplicate entry "\.\/main\.tf"/], ['filedir', /path "m\/x\.tf" goes through a file/], ['shared', /it has overlapping entries/]] as const) {
+    const cache = join(work, `zip-${name}`);
+    await assert.rejects(fetchModule(`${reg.origin}/archives/bad/${name}.zip`, name, { http: engine.http, cacheDir: cache }),
+      (e: unknown) => e instanceof Error && /^refusing to extract the module package from https:\/\/127\.0\.0\.1:\d+\/archives\/bad\/\w+\.zip: /.test(e.message) && why.test(e.message), name);
+    assert.deepEqual(existsSync(join(cache, 'modules')) ? readdirSync(join(cache, 'modules')) : [], [], `${name}: nothing stays in the cache`);
+  }
 });
 
 test('download size cap and unsupported payloads', async () => {
