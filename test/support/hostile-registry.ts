@@ -5,10 +5,10 @@
 // process with a private HOME, cache and TMPDIR, timed to the millisecond for signal tests.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { startTestRegistry, TestRegistry } from './registry-server';
 import { sendJson } from './https-server';
-import { tempDir } from './temp';
+import { tempDir, writeFiles } from './temp';
 import { tarGz } from '../unit/types/archives';
 
 export const HOSTILE_TOKEN = 'T0KEN-hostile-suite-registry';
@@ -147,14 +147,7 @@ export async function startHostileRegistry(): Promise<HostileRegistry> {
   const self: HostileRegistry = {
     reg, host: h, root, home, rcFile, packages, locations, hanging, versions,
     archiveRequests: (prefix = '') => [...archives].filter(([n]) => n.startsWith(prefix)).reduce((sum, [, c]) => sum + c, 0),
-    workspace(name, files) {
-      const dir = join(root, 'ws', name);
-      for (const [f, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(dir, f)), { recursive: true });
-        writeFileSync(join(dir, f), text);
-      }
-      return dir;
-    },
+    workspace: (name, files) => writeFiles(join(root, 'ws', name), files),
     run,
     stop: () => reg.stop(),
   };

@@ -118,7 +118,7 @@ export class MirrorRun {
   }
 
   private skip(rawSource: string, reason: string, where: string): void {
-    const source = shownLocation(rawSource); // a password in a git URL is not for the report
+    const source = shortText(shownLocation(rawSource)); // a password in a git URL is not for the report, nor a megabyte of source
     const s = this.skips.get(source) ?? { reason, wheres: [] };
     s.wheres.push(where);
     if (s.wheres.length === 1) {
