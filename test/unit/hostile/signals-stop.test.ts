@@ -35,6 +35,23 @@ test('lock: the first SIGTERM while a module package hangs ends the run within 5
   console.log(`lock stopped ${run.stopMs} ms after SIGTERM`);
 });
 
+test('lock: the first SIGINT while a module\'s version list hangs ends the run within 5 s (the registry requests of the module walk are cancelled too)', { timeout: 120_000 }, async () => {
+  r.packages.set('slowlist', { 'main.tf': 'variable "x" {}\n' });
+  r.reg.setFault('/v1/modules/hostile/slowlist/', 'hang');
+  try {
+    const ws = r.workspace('signal-lock-list', { 'main.tf': call(r.host, 'slowlist') });
+    const run = await r.run(['lock', '--json', '--timeout', '120', ws], {
+      interrupt: { signal: 'SIGINT', when: () => r.reg.server.count('/v1/modules/hostile/slowlist/') > 0 }, killAfterMs: 40_000,
+    });
+    assert.ok(run.stopMs !== undefined && run.stopMs < 5000, `stopped ${run.stopMs} ms after SIGINT (${run.signal})`);
+    assert.deepEqual(crashSigns(run), [], run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout).failed.map((f: { step: string }) => f.step), ['cancelled']);
+    console.log(`lock (hung version list) stopped ${run.stopMs} ms after SIGINT`);
+  } finally {
+    r.reg.setFault('/v1/modules/hostile/slowlist/', null);
+  }
+});
+
 test('mirror-modules: the first SIGINT while a module archive hangs ends the run within 5 s with its report', { timeout: 120_000 }, async () => {
   const ws = r.workspace('signal-mirror', { 'main.tf': call(r.host, 'slow-mirror') });
   const run = await r.run(['mirror-modules', '--json', '--timeout', '120', '--out', join(r.root, 'site-signal'), ws], {
