@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { findConfigDirs } from '../engine/mirror/requirements';
 import { buildDependencyGraph, Dependency, dependencyLabel, rootConfigDirs } from '../engine/deps';
-import { redactUrls, shownUrl } from '../engine/net/http-errors';
+import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
 import { CliIO, flag, moduleLimitsOption, parseArgs, printJson } from './common';
 import { withModuleResolver } from './resolverRun';
 
@@ -32,12 +32,10 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
     const graph = await buildDependencyGraph(await rootConfigDirs([...dirs].sort(), explicit), { engine, resolver, moduleLimits });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
-    if (json) {
-      printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
-    } else {
-      printTable(io, deps, shown);
-      for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${redactUrls(e)}\n`);
-    }
+    if (json) printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
+    else printTable(io, deps, shown);
+    // problems of the walk (a module tree past the budget, unreadable modules) on stderr either way: the JSON has no field for them
+    for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${shortText(redactUrls(e))}\n`);
     return deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
   });
 }

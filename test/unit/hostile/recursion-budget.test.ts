@@ -66,4 +66,8 @@ test('outdated: the provider walk of a doubling tree stops at --max-modules and 
   assert.deepEqual(crashSigns(run), [], run.stderr);
   assert.match(run.stderr, /more than 10 modules to follow in this run/);
   assert.match(run.stdout, /first/);
+  const json = await r.run(['outdated', '--json', '--max-modules', '10', ws('outdated-tree-json', 'tree-r')]);
+  assert.deepEqual(crashSigns(json), [], json.stderr);
+  assert.deepEqual(JSON.parse(json.stdout).dependencies.map((d: { name: string }) => d.name), ['first']);
+  assert.match(json.stderr, /more than 10 modules to follow in this run/, 'with --json too, the cut walk is said on stderr');
 });
