@@ -7,10 +7,14 @@ const USAGE = `usage: tofu-registry <command> [flags]
 
 commands:
   inspect [--json] PATH...                          module calls, required_providers, variables, diagnostics
-  discover HOST [--json]                            remote service discovery for a host
+  discover HOST [--json] [--show-secrets]           remote service discovery for a host (URLs with user
+                                                    information or signed queries shown as *** unless
+                                                    --show-secrets, for debugging)
   versions ADDRESS [--constraint C] [--provider] [--json]
                                                     available, matching and selected versions
-  resolve ADDRESS --version V [--json]              download location of a module version
+  resolve ADDRESS --version V [--json] [--show-secrets]
+                                                    download location of a module version (secrets in
+                                                    it shown as *** unless --show-secrets)
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
                                                     build or update a provider network mirror
   mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--json] [DIR...]
@@ -26,7 +30,9 @@ commands:
 network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
-  version lists are reused for 1 h, fetched modules kept), --no-cache
+  version lists are reused for 1 h, fetched modules kept), --no-cache,
+  --max-modules N (mirror-modules, lock, outdated: how many modules one walk of module calls may
+  reach, default 1000; calls nest at most 32 deep)
 
 tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
 `;

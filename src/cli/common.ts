@@ -3,7 +3,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isPlatform } from '../engine/mirror/paths';
-import { redactUrls, shownUrl } from '../engine/net/http-errors';
+import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -106,7 +106,7 @@ export interface ReportableError {
 export function reportFailure(io: CliIO, err: unknown, json: boolean): number {
   const e = toReportable(err);
   // The engine's messages already show URLs redacted; this also covers text from anywhere else.
-  e.message = redactUrls(e.message);
+  e.message = shortText(redactUrls(e.message), 4000);
   if (e.url) e.url = shownUrl(e.url);
   io.stderr(`tofu-registry: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
   if (json) printJson(io, { error: { message: e.message, url: e.url ?? null, status: e.status ?? null } });
@@ -168,6 +168,15 @@ export function concurrencyOption(parsed: ParsedArgs): number {
   const n = text === undefined ? 8 : Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--concurrency must be an integer from 1 to 64');
   return n;
+}
+
+/** `--max-modules N`: how many modules one walk of module calls may reach (default: the engine's, 1000). */
+export function moduleLimitsOption(parsed: ParsedArgs): { maxModules?: number } {
+  const text = value(parsed, 'max-modules');
+  if (text === undefined) return {};
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-modules must be a positive integer');
+  return { maxModules: n };
 }
 
 /** Runs `fn` with a signal that SIGINT / SIGTERM abort, so a long command stops cleanly (its output stays valid). */

@@ -7,7 +7,7 @@
 // Progress (one line per package, and per lock file) goes to stderr.
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
-import { CliIO, concurrencyOption, flag, withInterrupt, parseArgs, platformsOption, printJson, reportFailure, UsageError, value } from './common';
+import { CliIO, concurrencyOption, flag, moduleLimitsOption, withInterrupt, parseArgs, platformsOption, printJson, reportFailure, UsageError, value } from './common';
 import { makeEngine } from './registry';
 import { isConfigFileName } from '../engine/config/files';
 import { LockReport, LockSource, lockProviders } from '../engine/lockfile';
@@ -16,8 +16,9 @@ import { currentPlatform } from '../engine/mirror/types';
 export async function runLock(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, {
     booleans: ['json', 'upgrade', 'no-cache'],
-    values: ['platform', 'net-mirror', 'fs-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'],
+    values: ['platform', 'net-mirror', 'fs-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-modules'],
   });
+  const moduleLimits = moduleLimitsOption(parsed);
   const json = flag(parsed, 'json');
   const platforms = platformsOption(parsed);
   const concurrency = concurrencyOption(parsed);
@@ -46,7 +47,7 @@ export async function runLock(args: string[], io: CliIO): Promise<number> {
   const engine = makeEngine(parsed, io);
   try {
     const report = await withInterrupt((signal) => lockProviders({
-      engine, dirs, source, concurrency, signal, upgrade: flag(parsed, 'upgrade'),
+      engine, dirs, source, concurrency, signal, moduleLimits, upgrade: flag(parsed, 'upgrade'),
       platforms: platforms.length ? platforms : [currentPlatform()], // tofu's default: this machine
       // Progress on stderr names a failure as it happens; its reason is printed once, in the
       // summary on stdout (both streams end up in one CI log).

@@ -4,13 +4,14 @@
 //     --json → {"out","mirrored":[{"module","version","location","archive"}],"upToDate":[{"module","version"}],
 //               "failed":[{"module","version","step","message"}],"skipped":[{"source","reason"}],"cliConfig"};
 //     exit 1 when anything failed. The human output ends with the same `host` blocks.
-import { CliIO, flag, parseArgs, printJson, reportFailure, UsageError, value, withInterrupt } from './common';
+import { CliIO, flag, moduleLimitsOption, parseArgs, printJson, reportFailure, UsageError, value, withInterrupt } from './common';
 import { mirrorTargets } from './mirror';
 import { makeEngine } from './registry';
 import { mirrorModules } from '../engine/modmirror';
 
 export async function runMirrorModules(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'no-cache', 'all-matching'], values: ['out', 'base-url', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache', 'all-matching'], values: ['out', 'base-url', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-modules'] });
+  const moduleLimits = moduleLimitsOption(parsed);
   const json = flag(parsed, 'json');
   const baseUrl = value(parsed, 'base-url');
   if (baseUrl !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/i.test(baseUrl)) {
@@ -23,7 +24,7 @@ export async function runMirrorModules(args: string[], io: CliIO): Promise<numbe
   const engine = makeEngine(parsed, io);
   try {
     const report = await withInterrupt((signal) => mirrorModules({
-      engine, dirs, out, baseUrl, concurrency, allMatching: flag(parsed, 'all-matching'), signal,
+      engine, dirs, out, baseUrl, concurrency, allMatching: flag(parsed, 'all-matching'), signal, moduleLimits,
       // One line per module version as it finishes, on stderr: stdout carries only the result. A
       // failure is named as it happens; its reason is printed once, in the summary on stdout.
       onProgress: json ? undefined : (e) => {

@@ -11,12 +11,13 @@ import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { findConfigDirs } from '../engine/mirror/requirements';
 import { buildDependencyGraph, Dependency, dependencyLabel, rootConfigDirs } from '../engine/deps';
-import { redactUrls, shownUrl } from '../engine/net/http-errors';
-import { CliIO, flag, parseArgs, printJson } from './common';
+import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
+import { CliIO, flag, moduleLimitsOption, parseArgs, printJson } from './common';
 import { withModuleResolver } from './resolverRun';
 
 export async function runOutdated(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout', 'max-modules'] });
+  const moduleLimits = moduleLimitsOption(parsed);
   const json = flag(parsed, 'json');
   const explicit = parsed.positionals.map((p) => path.resolve(io.cwd, p));
   const roots = explicit.length ? explicit : [path.resolve(io.cwd)];
@@ -28,15 +29,13 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
       if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, root) || root} is not a directory`);
       for (const d of await findConfigDirs(root)) dirs.add(d);
     }
-    const graph = await buildDependencyGraph(await rootConfigDirs([...dirs].sort(), explicit), { engine, resolver });
+    const graph = await buildDependencyGraph(await rootConfigDirs([...dirs].sort(), explicit), { engine, resolver, moduleLimits });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
-    if (json) {
-      printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
-    } else {
-      printTable(io, deps, shown);
-      for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${redactUrls(e)}\n`);
-    }
+    if (json) printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
+    else printTable(io, deps, shown);
+    // problems of the walk (a module tree past the budget, unreadable modules) on stderr either way: the JSON has no field for them
+    for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${shortText(redactUrls(e))}\n`);
     return deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
   });
 }

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { describeSource, Engine, EngineOptions } from '../engine/engine';
 import { toModuleAddress } from '../engine/registry/modules';
 import { toProviderAddress } from '../engine/registry/providers';
+import { MAX_NAME_CHARS } from '../engine/mirror/types';
+import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
@@ -45,19 +47,29 @@ async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: Engine, j
 
 /** tofu-registry discover HOST [--json] */
 export async function runDiscover(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: BOOLEANS, values: COMMON });
+  const parsed = parseArgs(args, { booleans: [...BOOLEANS, 'show-secrets'], values: COMMON });
   const host = one(parsed, 'HOST');
+  const url = urlShown(parsed);
   return withEngine(parsed, io, async (engine, json) => {
     const d = await engine.discoverServices(host);
+    const services = Object.fromEntries(Object.entries(d.services).map(([id, u]) => [id, url(u)]));
     if (json) {
-      printJson(io, { host: d.host, discoveryUrl: d.discoveryUrl, finalUrl: d.finalUrl, services: d.services, cached: d.cached });
+      printJson(io, { host: d.host, discoveryUrl: url(d.discoveryUrl), finalUrl: url(d.finalUrl), services, cached: d.cached });
       return;
     }
-    io.stdout(d.source === 'cli-config' ? `${d.host}  (from a host block in the CLI configuration ${d.finalUrl})\n` : `${d.host}  (${d.finalUrl})\n`);
-    const ids = Object.keys(d.services).sort();
+    io.stdout(d.source === 'cli-config' ? `${d.host}  (from a host block in the CLI configuration ${url(d.finalUrl)})\n` : `${d.host}  (${url(d.finalUrl)})\n`);
+    const ids = Object.keys(services).sort();
     if (!ids.length) io.stdout('  no services\n');
-    for (const id of ids) io.stdout(`  ${id.padEnd(14)} ${d.services[id]}\n`);
+    for (const id of ids) io.stdout(`  ${shortText(id, MAX_NAME_CHARS).padEnd(14)} ${shortText(services[id])}\n`);
   });
+}
+
+/**
+ * How `discover` and `resolve` print a URL: as every message shows it (user information and
+ * signed query values as ***, see shownUrl), or as the registry sent it with --show-secrets.
+ */
+function urlShown(parsed: ParsedArgs): (url: string) => string {
+  return flag(parsed, 'show-secrets') ? (u) => u : shownUrl;
 }
 
 /** tofu-registry versions ADDRESS [--constraint C] [--provider] [--json] */
@@ -95,13 +107,14 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
 
 /** tofu-registry resolve ADDRESS --version V [--json] */
 export async function runResolve(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: BOOLEANS, values: [...COMMON, 'version'] });
+  const parsed = parseArgs(args, { booleans: [...BOOLEANS, 'show-secrets'], values: [...COMMON, 'version'] });
   const address = one(parsed, 'ADDRESS');
   const version = value(parsed, 'version');
   if (!version) throw new UsageError('--version V is required');
+  const url = urlShown(parsed);
   return withEngine(parsed, io, async (engine, json) => {
     const r = await engine.resolveDownloadLocation(address, version);
-    if (json) return printJson(io, { address: r.address, version: r.version, downloadUrl: r.downloadUrl, location: r.location });
-    io.stdout(`${r.address} ${r.version}\n  location: ${r.location}\n  (from ${r.downloadUrl})\n`);
+    if (json) return printJson(io, { address: r.address, version: r.version, downloadUrl: url(r.downloadUrl), location: url(r.location) });
+    io.stdout(`${r.address} ${r.version}\n  location: ${url(r.location)}\n  (from ${url(r.downloadUrl)})\n`);
   });
 }

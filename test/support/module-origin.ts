@@ -11,7 +11,7 @@ import { makeBareRepo } from './git-repo';
 import { TestHttpsServer } from './https-server';
 import { startTestRegistry, TestRegistry } from './registry-server';
 import { serveDirectory } from './static-server';
-import { tempDir } from './temp';
+import { tempDir, writeFiles } from './temp';
 import { writeZip } from './zip-writer';
 import { tarGz } from '../unit/types/archives';
 
@@ -110,14 +110,7 @@ export async function startModuleOrigin(): Promise<ModuleOrigin> {
       engines.push(e);
       return e;
     },
-    workspace(name, files) {
-      const dir = join(root, 'ws', name);
-      for (const [f, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(dir, f)), { recursive: true });
-        writeFileSync(join(dir, f), text);
-      }
-      return dir;
-    },
+    workspace: (name, files) => writeFiles(join(root, 'ws', name), files),
     counts() {
       const paths = reg.server.requests.map((r) => r.path);
       return {

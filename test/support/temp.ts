@@ -33,10 +33,14 @@ export function removeTempDir(dir: string): void {
 
 /** A fresh temp directory holding `files` (relative path → content). */
 export function tempTree(prefix: string, files: Record<string, string>): string {
-  const root = tempDir(prefix);
+  return writeFiles(tempDir(prefix), files);
+}
+
+/** Writes `files` (relative path → content) below `dir`, making directories as needed; returns `dir`. */
+export function writeFiles(dir: string, files: Record<string, string>): string {
   for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
   }
-  return root;
+  return dir;
 }

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
+import { parseJsonBounded } from '../net/json-depth';
 
 export interface CliConfigDocument {
   hosts: Array<{ host: string; services: Record<string, unknown> }>;
@@ -30,11 +31,20 @@ function emptyDocument(): CliConfigDocument {
   return { hosts: [], installations: [], credentials: [], helpers: [] };
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' };
+const ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '"': '"', '\\': '\\' };
 
-/** A quoted string's source text with HCL 1's escapes applied (no template evaluation). */
+/**
+ * A quoted string's source text as HCL 1 (hcl/strconv.Unquote) reads it: C escapes (\n, \x41,
+ * \u00e9, \101 …), and the text of a `${…}` copied as written — HCL 1 has no `$${` escape, so
+ * "$${x}" is the text $${x}, not HCL 2's ${x}.
+ */
 function unescapeHcl1(raw: string): string {
-  return raw.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ESCAPES[e] ?? e));
+  return raw.replace(/\$\{[^}]*\}|\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|.)/g, (whole, e: string | undefined) => {
+    if (e === undefined) return whole; // a ${…} region
+    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+    if (/^[0-7]{3}$/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    return ESCAPES[e] ?? e;
+  });
 }
 
 /** The text between a quoted string's quotes, as written. */
@@ -47,7 +57,8 @@ function quotedContent(e: Expression & { contentRange?: { start: { offset: numbe
 /** Literal value of an expression (strings, numbers, bools, null, tuples, objects); undefined otherwise. */
 function literal(e: Expression, text: string): unknown {
   switch (e.kind) {
-    case 'literal': return e.value;
+    // a quoted string the parser folded (HCL 2 escapes applied) is read again from its source as HCL 1 reads it
+    case 'literal': return typeof e.value === 'string' && text[e.range.start.offset] === '"' ? unescapeHcl1(quotedContent(e, text)) : e.value;
     case 'template': return e.heredoc ? undefined : unescapeHcl1(quotedContent(e, text));
     case 'paren': return literal(e.expr, text);
     case 'tuple': return e.items.map((x) => literal(x, text));
@@ -119,7 +130,7 @@ function labelled(v: unknown): Array<[string, Record<string, unknown>]> {
 export function parseCliConfigJson(text: string): CliConfigDocument {
   const out = emptyDocument();
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch { return out; }
+  try { doc = parseJsonBounded(text); } catch { return out; }
   if (!isObject(doc)) return out;
   for (const [host, b] of labelled(doc.host)) out.hosts.push({ host, services: isObject(b.services) ? b.services : {} });
   for (const pi of each(doc.provider_installation)) {

@@ -7,9 +7,11 @@
 // its stderr is never read — a helper may print secrets or a vault's state there, and our errors
 // end up in logs (the editor's, CI's) — so errors name the failure, never what it printed.
 import { spawn } from 'node:child_process';
+import { childEnv } from './child-env';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { compareVersions, parseVersion, ParsedVersion } from '../versions/version';
+import { parseJsonBounded } from '../net/json-depth';
 
 export const HELPER_TIMEOUT_MS = 10_000;
 const MAX_STDOUT = 64 * 1024;
@@ -67,7 +69,7 @@ export function runCredentialsHelper(program: string, args: string[], host: stri
     let child: ReturnType<typeof spawn>;
     try {
       // stderr goes nowhere: not to our terminal, not into memory, not into an error.
-      child = spawn(program, [...args, 'get', host], { stdio: ['ignore', 'pipe', 'ignore'], env: opts.env ?? process.env, shell: false, windowsHide: true });
+      child = spawn(program, [...args, 'get', host], { stdio: ['ignore', 'pipe', 'ignore'], env: childEnv('credentials-helper', opts.env ?? process.env), shell: false, windowsHide: true });
     } catch (err) {
       return fail(`could not be started: ${(err as Error).message}`);
     }
@@ -85,7 +87,7 @@ export function runCredentialsHelper(program: string, args: string[], host: stri
       if (signal) return fail(`was killed by ${signal} (${BY_HAND})`);
       if (code !== 0) return fail(`exited with code ${code} (${BY_HAND})`);
       let doc: unknown;
-      try { doc = JSON.parse(Buffer.concat(out).toString('utf8')); } catch { doc = undefined; }
+      try { doc = parseJsonBounded(Buffer.concat(out).toString('utf8')); } catch { doc = undefined; }
       if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return fail('printed malformed output (expected a JSON object such as {"token": "…"})');
       const token = (doc as { token?: unknown }).token;
       settled = true;

@@ -5,11 +5,15 @@
 // ModuleResolver once per (source, constraint) however many directories call them; none fetched
 // when the network is not allowed.
 import { collectProviderRequirements, ProviderRequirements } from '../lockfile/requirements';
+import { ModuleBudget, ModuleBudgetLimits } from '../modules/budget';
 import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
 
 /** Every provider the module tree rooted at `dir` requires, with each constraint's origin. */
-export function providerRequirements(dir: string, resolver: ModuleResolver | undefined, online: boolean): Promise<ProviderRequirements> {
-  return collectProviderRequirements(dir, { resolver: sharedModuleReader(resolver, { fetch: online }) });
+export function providerRequirements(dir: string, resolver: ModuleResolver | undefined, online: boolean,
+  walk: { signal?: AbortSignal; moduleLimits?: ModuleBudgetLimits } = {}): Promise<ProviderRequirements> {
+  return collectProviderRequirements(dir, {
+    resolver: sharedModuleReader(resolver, { fetch: online }), signal: walk.signal, budget: new ModuleBudget(walk.moduleLimits),
+  });
 }
 
 /** OpenTofu's module path for a requirement origin's "net.subnets": "module.net.module.subnets". */

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Engine } from '../engine';
 import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lockfile/requirements';
+import type { ModuleBudgetLimits } from '../modules/budget';
 import { findInstalled, ModuleResolver } from '../modules/resolve';
 import { RegistryError } from '../net/errors';
 import { modulePath, providerRequirements } from './children';
@@ -24,6 +25,8 @@ export interface GraphOptions {
   onProgress?: (done: number, total: number, dir: string) => void;
   /** Directories worked on at once (default 8). */
   concurrency?: number;
+  /** How deep and how large each directory's module tree may be (modules/budget.ts). */
+  moduleLimits?: ModuleBudgetLimits;
 }
 
 /** Dependencies of several configuration directories, in the order given. */
@@ -47,7 +50,7 @@ export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): 
 export async function directoryDependencies(dir: string, opts: GraphOptions): Promise<DirectoryDependencies> {
   const abs = path.resolve(dir);
   const online = opts.networkAllowed?.() ?? true;
-  const [facts, requirements] = await Promise.all([readLocalFacts(abs), providerRequirements(abs, opts.resolver, online)]);
+  const [facts, requirements] = await Promise.all([readLocalFacts(abs), providerRequirements(abs, opts.resolver, online, opts)]);
   opts.signal?.throwIfAborted();
   const nested = await nestedModuleCalls(abs, facts.modules);
   const [modules, providers] = await Promise.all([

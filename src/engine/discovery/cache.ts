@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseJsonBounded } from '../net/json-depth';
 
 export interface CachedLookupOptions {
   /** Sub-directory of cacheDir for the disk copy; none → memory only. */
@@ -101,7 +102,7 @@ export class CachedLookup<T> {
       return undefined; // none yet (or unreadable: the next write replaces it)
     }
     let doc: unknown;
-    try { doc = JSON.parse(text); } catch { doc = undefined; }
+    try { doc = parseJsonBounded(text); } catch { doc = undefined; }
     const d = doc as { key?: unknown; v?: unknown; expires?: unknown; value?: unknown } | undefined;
     const valid = !!d && typeof d === 'object' && !Array.isArray(d) && typeof d.key === 'string'
       && typeof d.v === 'number' && typeof d.expires === 'number' && d.value !== undefined && d.value !== null;

@@ -15,6 +15,7 @@ import { isPlatform } from '../mirror/paths';
 import { MirrorStepError } from '../mirror/sources';
 import { errorText, mirrorFailure } from '../mirror/types';
 import type { MirrorStep } from '../mirror/types';
+import { ModuleBudget, ModuleBudgetLimits } from '../modules/budget';
 import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
 import { compareStrings } from '../types/model';
 import { selectVersions } from '../versions';
@@ -46,6 +47,8 @@ export interface LockProvidersOptions {
   overlay?: ReadonlyMap<string, string>;
   /** Size cap per archive (default 2 GiB). */
   maxArchiveBytes?: number;
+  /** How deep and how large each root module's tree may be (modules/budget.ts; a budget per directory). */
+  moduleLimits?: ModuleBudgetLimits;
 }
 
 interface PlannedProvider {
@@ -75,7 +78,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
   const tempDir = await makeTempDir('tofu-registry-lock-');
   const fail = (f: LockFailure[]) => {
     if (!f.length) return;
-    failed.push(...f);
+    for (const x of f) failed.push(x); // not push(...f): a hostile lock file yields one failure per broken block
     opts.onProgress?.({ kind: 'failed', failures: f });
   };
   try {
@@ -184,6 +187,8 @@ async function composeHashes(p: PlannedProvider, got: PlatformHashes[], gatherer
   return normalizeHashes(out);
 }
 
+const MAX_LOCK_FILE_ERRORS = 10;
+
 /** Requirements, the current lock file and the version of every provider, for one directory. */
 async function planDirectory(dir: string, opts: LockProvidersOptions & { resolver: ModuleDirResolver }, gatherer: HashGatherer, notes: string[]):
   Promise<{ plan: DirPlan; failures: LockFailure[] }> {
@@ -193,7 +198,13 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
     plan.failed = true;
     failures.push({ dir, ...mirrorFailure(provider, version, '', step, detail) });
   };
-  const reqs = await collectProviderRequirements(dir, { resolver: opts.resolver, overlay: opts.overlay });
+  const reqs = await collectProviderRequirements(dir, {
+    resolver: opts.resolver, overlay: opts.overlay, signal: opts.signal, budget: new ModuleBudget(opts.moduleLimits),
+  });
+  if (opts.signal?.aborted) {
+    fail('cancelled', '', '', `${dir}: the run was cancelled while its modules were read; nothing was written`);
+    return { plan, failures };
+  }
   for (const e of reqs.errors) fail('config', '', '', problemText(e));
   if (reqs.builtIn.length) notes.push(`${dir}: not locked (built into OpenTofu): ${reqs.builtIn.join(', ')}`);
   try {
@@ -204,7 +215,10 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
   if (plan.text !== undefined) {
     const lock = readLockFile(plan.text);
     plan.lock = lock.providers;
-    for (const d of lock.diagnostics.filter((x) => x.severity === 'error')) fail('config', '', '', `${plan.path}:${d.range.start.line + 1}: ${d.message}`);
+    const errors = lock.diagnostics.filter((x) => x.severity === 'error');
+    // the first few say what is wrong; a file broken in every line need not be listed line by line
+    for (const d of errors.slice(0, MAX_LOCK_FILE_ERRORS)) fail('config', '', '', `${plan.path}:${d.range.start.line + 1}: ${d.message}`);
+    if (errors.length > MAX_LOCK_FILE_ERRORS) fail('config', '', '', `${plan.path}: ${errors.length - MAX_LOCK_FILE_ERRORS} more errors`);
   }
   if (plan.failed) return { plan, failures };
   const upgrade = (address: string) => opts.upgrade === true || (Array.isArray(opts.upgrade) && opts.upgrade.includes(address));

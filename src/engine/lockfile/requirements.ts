@@ -12,8 +12,9 @@ import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
 import { createLimiter, FS_CONCURRENCY, Limiter, mapLimit, readText } from '../fstree';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
+import { ModuleBudget, untilAborted } from '../modules/budget';
 import type { ModuleRequest } from '../modules/resolve';
-import { redactUrls, shownUrl } from '../net/http-errors';
+import { redactUrls, shortText, shownUrl } from '../net/http-errors';
 import { compareStrings } from '../types/model';
 import { tryParseConstraint } from '../versions';
 
@@ -70,8 +71,10 @@ export interface CollectOptions {
   resolver?: ModuleDirResolver;
   /** Text of files that differ from disk (an editor's unsaved buffers), by absolute path. */
   overlay?: ReadonlyMap<string, string>;
-  /** How deep module calls may nest (default 32). */
-  maxDepth?: number;
+  /** How deep module calls may nest and how many modules the walk may reach (default: a budget of its own per call). */
+  budget?: ModuleBudget;
+  /** Stops the walk: no module is fetched or read after it aborts. */
+  signal?: AbortSignal;
 }
 
 /** "FILE:LINE: message" (or the message alone), as lock runs and the dependency graph report a problem. */
@@ -88,7 +91,9 @@ type Op =
   | { kind: 'error'; problem: RequirementProblem }
   | { kind: 'file'; path: string }
   | { kind: 'require'; addr: ProviderAddress; origin: ConstraintOrigin }
-  | { kind: 'module'; entry: { path: string; dir: string; source: string }; ops: Op[] };
+  | { kind: 'module'; entry: { path: string; dir: string; source: string }; ops: Op[] }
+  // a call past the budget after its error was reported once
+  | { kind: 'module-skipped' };
 
 /** Child modules of one module read at a time (each level; file reads share one limit below). */
 const CHILD_CONCURRENCY = 8;
@@ -99,7 +104,9 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
   const result: ProviderRequirements = { dir: root, providers: [], builtIn: [], modules: [], errors: [], files: [] };
   // One bound on the file reads of the whole tree, however many modules are read at once.
   const io = createLimiter(FS_CONCURRENCY);
-  const visit = async (moduleDir: string, modulePath: string, depth: number, chain: string[]): Promise<Op[]> => {
+  const budget = opts.budget ?? new ModuleBudget();
+  // `chain`: the directories from the root (a call back into one is a cycle); `calls`: the calls that led here, for messages.
+  const visit = async (moduleDir: string, modulePath: string, chain: string[], calls: string[]): Promise<Op[]> => {
     const ops: Op[] = [];
     const error = (problem: RequirementProblem) => { ops.push({ kind: 'error', problem }); };
     const require = (addr: ProviderAddress, origin: ConstraintOrigin) => { ops.push({ kind: 'require', addr, origin }); };
@@ -137,7 +144,7 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
       const addr = addressOf(name, r.file, r.range);
       if (addr) require(addr, { module: modulePath, file: r.file, constraint: checked(r.constraint, r.file, r.range), range: r.range, kind: 'required_providers', localName: name });
     }
-    const calls: Array<{ name: string; source: string; version: string | null; file: string; range: Range }> = [];
+    const moduleCalls: Array<{ name: string; source: string; version: string | null; file: string; range: Range }> = [];
     for (const f of files) {
       for (const b of f.file.body.items) {
         if (b.kind !== 'block') continue;
@@ -157,24 +164,27 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
           const call = extractModule(b, f.text);
           const source = call.source?.literal;
           if (!source) continue; // reported by the configuration diagnostics; nothing to follow
-          calls.push({ name: b.labels[0].value, source, version: call.version?.literal ?? null, file: f.path, range: call.source!.range });
+          moduleCalls.push({ name: b.labels[0].value, source, version: call.version?.literal ?? null, file: f.path, range: call.source!.range });
         }
       }
     }
-    const children = await mapLimit(calls, CHILD_CONCURRENCY, async (c): Promise<Op> => {
+    const children = await mapLimit(moduleCalls, CHILD_CONCURRENCY, async (c): Promise<Op> => {
       const childPath = modulePath ? `${modulePath}.${c.name}` : c.name;
       const problem = (message: string): Op => ({ kind: 'error', problem: { message, file: c.file, range: c.range } });
-      if (depth >= (opts.maxDepth ?? 32)) return problem(`module "${childPath}": modules nested more than ${opts.maxDepth ?? 32} deep`);
+      const childCalls = [...calls, `${c.name} (${shortText(shownUrl(c.source), 200)})`];
+      const refused = budget.claim(childCalls);
+      if (refused !== undefined) return refused ? problem(`module "${childPath}": ${refused}`) : { kind: 'module-skipped' };
+      if (opts.signal?.aborted) return problem(`module "${childPath}": not read, the run was cancelled`);
       let childDir: string;
       try {
-        childDir = await moduleDirOf(moduleDir, c, opts.resolver);
+        childDir = await untilAborted(moduleDirOf(moduleDir, c, opts.resolver, opts.signal), opts.signal);
       } catch (err) {
         return problem(`module "${childPath}" (${shownUrl(c.source)}) could not be read, so its providers are unknown: ${redactUrls((err as Error).message)}`);
       }
       if (chain.includes(childDir)) return problem(`module "${childPath}" calls itself (${childDir})`);
-      return { kind: 'module', entry: { path: childPath, dir: childDir, source: c.source }, ops: await visit(childDir, childPath, depth + 1, [...chain, childDir]) };
+      return { kind: 'module', entry: { path: childPath, dir: childDir, source: c.source }, ops: await visit(childDir, childPath, [...chain, childDir], childCalls) };
     });
-    ops.push(...children);
+    for (const child of children) ops.push(child); // one argument per call: a module may make thousands
     return ops;
   };
 
@@ -184,7 +194,7 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
     for (const op of ops) {
       if (op.kind === 'error') result.errors.push(op.problem);
       else if (op.kind === 'file') result.files.push(op.path);
-      else if (op.kind === 'module') { result.modules.push(op.entry); replay(op.ops); } else {
+      else if (op.kind === 'module') { result.modules.push(op.entry); replay(op.ops); } else if (op.kind === 'require') {
         const { addr, origin } = op;
         if (isBuiltInProvider(addr)) { builtIn.add(addr.address); continue; }
         if (addr.namespace === '-') continue; // legacy provider addresses never take part in locking
@@ -195,7 +205,7 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
       }
     }
   };
-  replay(await visit(root, '', 0, [root]));
+  replay(await visit(root, '', [root], [root]));
   result.providers = [...byAddress.values()].sort((a, b) => compareStrings(a.address, b.address));
   result.builtIn = [...builtIn].sort();
   return result;
@@ -231,7 +241,7 @@ async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string>
   return [...out.filter((f) => !f.override), ...out.filter((f) => f.override)];
 }
 
-async function moduleDirOf(callerDir: string, c: { name: string; source: string; version: string | null }, resolver?: ModuleDirResolver): Promise<string> {
+async function moduleDirOf(callerDir: string, c: { name: string; source: string; version: string | null }, resolver: ModuleDirResolver | undefined, signal: AbortSignal | undefined): Promise<string> {
   const src = parseModuleSource(c.source);
   if (src.kind === 'local') {
     const dir = path.resolve(callerDir, src.path);
@@ -239,7 +249,7 @@ async function moduleDirOf(callerDir: string, c: { name: string; source: string;
     return dir;
   }
   if (!resolver) throw new Error('not a local module, and remote modules are not read here');
-  return (await resolver.resolve({ callerDir, name: c.name, source: c.source, version: c.version })).dir;
+  return (await resolver.resolve({ callerDir, name: c.name, source: c.source, version: c.version, ...(signal ? { signal } : {}) })).dir;
 }
 
 /** The provider local name a resource uses: its `provider` argument (`aws.west` → aws), else the type prefix. */

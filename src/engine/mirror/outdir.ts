@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { parseJsonBounded } from '../net/json-depth';
 
 export const LOCK_NAME = '.tofu-registry-mirror.lock';
 /** size + mtime + sha256 of archives this tool verified, so an unchanged re-run need not re-hash them. */
@@ -157,7 +158,7 @@ export async function readJsonObject(file: string): Promise<Record<string, unkno
     throw err;
   }
   try {
-    const doc = JSON.parse(text);
+    const doc = parseJsonBounded(text);
     if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('not a JSON object');
     return doc as Record<string, unknown>;
   } catch (err) {

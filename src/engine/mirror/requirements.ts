@@ -10,6 +10,7 @@ import { parseHcl } from '../config/parser';
 import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
 import { readLockFile } from '../lockfile/read';
 import type { ProviderRequirement } from './run';
+import { parseJsonBounded } from '../net/json-depth';
 
 export interface DirRequirements {
   requirements: ProviderRequirement[];
@@ -129,7 +130,7 @@ function fromHcl(text: string, implied: Set<string>): RawRequirement[] {
 
 function fromJson(text: string, name: string, errors: string[]): RawRequirement[] {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (err) { errors.push(`${name}: ${(err as Error).message}`); return []; }
+  try { doc = parseJsonBounded(text); } catch (err) { errors.push(`${name}: ${(err as Error).message}`); return []; }
   const out: RawRequirement[] = [];
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? [v] : []);
   for (const tf of list((doc as Record<string, unknown>)?.terraform)) {

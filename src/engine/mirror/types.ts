@@ -2,7 +2,11 @@
 // mirrored/upToDate/failed arrays as its public JSON contract (field names must not change).
 
 import type { ProviderAddress } from '../addresses';
-import { redactUrls } from '../net/http-errors';
+import { redactUrls, shortText } from '../net/http-errors';
+
+/** How much of a failure's detail and of a name or version from a registry a message quotes (shortText). */
+export const MAX_DETAIL_CHARS = 4000;
+export const MAX_NAME_CHARS = 300;
 import { isPlatform } from './paths';
 export type { ProviderAddress };
 
@@ -48,7 +52,7 @@ export const STEP_LABEL: Record<MirrorStep, string> = {
  * left out when there is no provider, e.g. an unreadable configuration file).
  */
 export function mirrorFailure(provider: string, version: string, platform: string, step: MirrorStep, detail: string): MirrorFailure {
-  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${redactUrls(detail)}` };
+  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${shortText(redactUrls(detail), MAX_DETAIL_CHARS)}` };
 }
 
 /** The part of a failure message after `PROVIDER VERSION PLATFORM: ` (for tables that show those in columns). */
@@ -58,7 +62,7 @@ export function failureDetail(f: MirrorFailure): string {
 }
 
 function failurePrefix(provider: string, version: string, platform: string): string {
-  return provider ? `${provider} ${version || '(any version)'} ${platform}`.trim() + ': ' : '';
+  return provider ? `${shortText(provider, MAX_NAME_CHARS)} ${shortText(version, MAX_NAME_CHARS) || '(any version)'} ${platform}`.trim() + ': ' : '';
 }
 
 /** An error's message on one line (for failure messages and the report). */

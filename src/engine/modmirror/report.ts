@@ -12,36 +12,75 @@ export const PLACEHOLDER_BASE_URL = 'https://mirror.example.com/';
  * host's service discovery as a whole, so every other service its discovery announced
  * (`otherServices`: providers.v1's URL, login.v1's object …) is kept in the block, objects as HCL
  * objects: provider installation and `tofu login` for that host go on working as before.
+ *
+ * The CLI configuration is read by HCL 1 (hashicorp/hcl v1), not HCL 2: in a quoted string `${`
+ * opens a region where quotes and newlines do not end the string until its braces balance (so a
+ * value holding `${` — even HCL 2's `$${` escape — can swallow the rest of the user's file), and
+ * a NUL or U+E123 is an error. A service whose name or value HCL 1 cannot read back exactly is
+ * left out, with a comment saying so.
  */
 export function moduleHostBlocks(hosts: string[], baseUrl = PLACEHOLDER_BASE_URL, otherServices: Map<string, Record<string, unknown>> = new Map()): string {
   const base = baseUrl.replace(/\/*$/, '/');
   return hosts.map((host) => {
-    const services: Record<string, unknown> = { 'modules.v1': `${base}modules/${host}/` };
+    const modules = hcl1String(`${base}modules/${host}/`);
+    // hosts are directory names checked as hostnames; the base URL is the user's own
+    if (modules === undefined) return `# host "${host}" left out: the mirror URL ${JSON.stringify(base)} cannot be written in HCL 1 (it holds "\${", "%{" or a control character)\n`;
+    const items: Array<[string, string]> = [['"modules.v1"', modules]];
+    const notes: string[] = [];
     for (const [id, value] of Object.entries(otherServices.get(host) ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      if (id !== 'modules.v1') services[id] = value;
+      if (id === 'modules.v1' || value === null) continue;
+      const key = hcl1String(id);
+      const rendered = key === undefined ? undefined : hcl1Value(value, '    ', 1);
+      if (key !== undefined && rendered !== undefined) items.push([key, rendered]);
+      else notes.push(`  # left out: the service ${key === undefined ? 'with a name that' : `${key}, whose value`} cannot be written safely in HCL 1 (which reads this file): "\${", "%{", a control character or nesting deeper than ${MAX_HCL1_DEPTH}\n`);
     }
-    return `host ${hclString(host)} {\n  services = ${hclValue(services, '  ')}\n}\n`;
+    return `host ${hcl1String(host)} {\n${notes.join('')}  services = ${hclObject(items, '  ')}\n}\n`;
   }).join('\n');
 }
 
+/** How deeply a service value may nest in a host block (login.v1 and its kin nest two or three levels). */
+const MAX_HCL1_DEPTH = 16;
+
 /**
- * A JSON value as HCL: objects one item a line (keys quoted and aligned), lists on one line.
- * JSON null is left out: HCL 1, which reads the CLI configuration, has no null.
+ * A JSON value as HCL 1 (objects one item a line, keys quoted and aligned; lists on one line);
+ * undefined when some part of it cannot be written safely. JSON null is left out: HCL 1 has none.
  */
-function hclValue(v: unknown, indent: string): string {
-  if (typeof v === 'string') return hclString(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.filter((x) => x !== null).map((x) => hclValue(x, indent)).join(', ')}]`;
-  const items = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null);
-  if (!items.length) return '{}';
-  const inner = `${indent}  `;
-  const width = Math.max(...items.map(([k]) => hclString(k).length));
-  return `{\n${items.map(([k, x]) => `${inner}${hclString(k).padEnd(width)} = ${hclValue(x, inner)}`).join('\n')}\n${indent}}`;
+function hcl1Value(v: unknown, indent: string, depth: number): string | undefined {
+  if (typeof v === 'string') return hcl1String(v);
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : undefined;
+  if (!v || typeof v !== 'object' || depth > MAX_HCL1_DEPTH) return undefined;
+  if (Array.isArray(v)) {
+    const parts = v.filter((x) => x !== null).map((x) => hcl1Value(x, indent, depth + 1));
+    return parts.every((x) => x !== undefined) ? `[${parts.join(', ')}]` : undefined;
+  }
+  const items: Array<[string, string]> = [];
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (x === null) continue;
+    const key = hcl1String(k);
+    const value = key === undefined ? undefined : hcl1Value(x, `${indent}  `, depth + 1);
+    if (key === undefined || value === undefined) return undefined;
+    items.push([key, value]);
+  }
+  return hclObject(items, indent);
 }
 
-/** A quoted HCL string: JSON escapes, and no template interpolation. */
-function hclString(s: string): string {
-  return JSON.stringify(s).replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{');
+function hclObject(items: Array<[string, string]>, indent: string): string {
+  if (!items.length) return '{}';
+  const width = items.reduce((w, [k]) => Math.max(w, k.length), 0);
+  return `{\n${items.map(([k, x]) => `${indent}  ${k.padEnd(width)} = ${x}`).join('\n')}\n${indent}}`;
+}
+
+/**
+ * A quoted HCL 1 string, or undefined when HCL 1 would not read it back as the same text: `${`
+ * (HCL 1 has no escape for it), control characters, lone surrogates and U+E123 (reserved by HCL 1's
+ * scanner) — and `%{`, which HCL 1 reads as text but HCL 2-based readers of the same file (editors,
+ * this project's) take for a template directive. Only `"` and `\` are escaped.
+ */
+export function hcl1String(s: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (s.includes('${') || s.includes('%{') || /[\u0000-\u001f\u007f\ue123]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s)) return undefined;
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 export function renderModuleReportMarkdown(r: ModuleMirrorReport): string {

@@ -21,6 +21,9 @@ import { siteModuleName, versionPaths, VersionPaths } from './paths';
 import { ArchiveFacts, ModuleSite } from './site';
 import { packDirectory } from './tarball';
 import { errorText, moduleFailure } from './types';
+import { ModuleBudget, ModuleBudgetLimits, untilAborted } from '../modules/budget';
+import { MAX_NAME_CHARS } from '../mirror/types';
+import { shortText } from '../net/http-errors';
 import type { MirroredModule, ModuleFailure, ModuleMirrorProgress, ModuleMirrorStep, ModuleVersionRef, SkippedSource } from './types';
 
 /** What the mirror needs of the engine (the real Engine, or a test double with the same answers). */
@@ -39,6 +42,8 @@ export interface RunOptions {
   onProgress?: (e: ModuleMirrorProgress) => void;
   /** Caps and timeouts of package fetches (tests lower them; gitProtocols "file" for local repositories). */
   fetch?: Omit<Partial<FetchOptions>, 'http' | 'cacheDir' | 'signal'>;
+  /** How deep module calls may nest and how many module versions the run may mirror (modules/budget.ts). */
+  moduleLimits?: ModuleBudgetLimits;
 }
 
 class StepError extends Error {
@@ -53,7 +58,8 @@ async function step<T>(name: ModuleMirrorStep, fn: () => Promise<T>): Promise<T>
   }
 }
 
-interface Where { where: string; localDir?: string }
+/** Where a call was found; `chain`: the calls that led to it, from the configuration (for the budget's messages). */
+interface Where { where: string; localDir?: string; chain: readonly string[] }
 
 export class MirrorRun {
   readonly mirrored: MirroredModule[] = [];
@@ -76,8 +82,10 @@ export class MirrorRun {
   /** Configuration directories (given ones and the local modules they call) read at once. */
   private readonly dirSlot = createLimiter(FS_CONCURRENCY);
   private queued = 0;
+  private readonly budget: ModuleBudget;
 
   constructor(private readonly opts: RunOptions, private readonly site: ModuleSite, private readonly work: string) {
+    this.budget = new ModuleBudget(opts.moduleLimits);
     this.slot = createLimiter(Math.max(1, opts.concurrency ?? 8));
     this.listSlot = createLimiter(Math.max(16, opts.concurrency ?? 8));
     if (opts.signal) setMaxListeners(Math.max(100, (opts.concurrency ?? 8) * 8), opts.signal); // one listener per in-flight step
@@ -114,7 +122,7 @@ export class MirrorRun {
   }
 
   private skip(rawSource: string, reason: string, where: string): void {
-    const source = shownLocation(rawSource); // a password in a git URL is not for the report
+    const source = shortText(shownLocation(rawSource)); // a password in a git URL is not for the report, nor a megabyte of source
     const s = this.skips.get(source) ?? { reason, wheres: [] };
     s.wheres.push(where);
     if (s.wheres.length === 1) {
@@ -132,7 +140,7 @@ export class MirrorRun {
     } catch (err) {
       return this.fail('', '', 'config', `${dir}: ${errorText(err)}`);
     }
-    for (const call of calls) this.follow(call, { where: `${path.join(dir, call.file)}:${call.line}`, localDir: dir });
+    for (const call of calls) this.follow(call, { where: `${path.join(dir, call.file)}:${call.line}`, localDir: dir, chain: [] });
   }
 
   /** One module call: registry calls are mirrored, local ones read (in the workspace), others reported. */
@@ -149,7 +157,7 @@ export class MirrorRun {
           this.skip(call.source, `the version constraint ${call.versionText} is not a literal string, so the version to mirror is unknown`, at.where);
           return;
         }
-        this.registryCall(src, call.version, at.where);
+        this.registryCall(src, call.version, at);
         return;
       case 'local':
         if (at.localDir) {
@@ -171,7 +179,8 @@ export class MirrorRun {
     }
   }
 
-  private registryCall(src: RegistryModuleSource, constraint: string | null, where: string): void {
+  private registryCall(src: RegistryModuleSource, constraint: string | null, at: Where): void {
+    const where = at.where;
     this.hostsSeen.add(src.host);
     const key = `${src.fullAddress}\0${constraint ?? ''}`;
     let selection = this.selections.get(key);
@@ -183,8 +192,9 @@ export class MirrorRun {
     this.spawn(async () => {
       for (const version of await chosen) {
         this.spawn(async () => {
-          const facts = await this.version(src, version);
-          if (facts) this.expand(src, version, facts, where);
+          const chain = [...(at.chain.length ? at.chain : [where]), `${shortText(siteModuleName(src), MAX_NAME_CHARS)} ${shortText(version, MAX_NAME_CHARS)}`];
+          const facts = await this.version(src, version, chain);
+          if (facts) this.expand(src, version, facts, where, chain);
         });
       }
     });
@@ -196,7 +206,7 @@ export class MirrorRun {
     if (this.opts.signal?.aborted) return []; // cancelled: no new requests
     let versions: string[];
     try {
-      versions = (await this.listSlot(() => this.opts.engine.listModuleVersions(src))).versions;
+      versions = (await this.listSlot(() => untilAborted(this.opts.engine.listModuleVersions(src), this.opts.signal))).versions;
     } catch (err) {
       this.fail(module, constraint ?? '', 'resolve', errorText(err));
       return [];
@@ -211,10 +221,17 @@ export class MirrorRun {
     return [...new Set(chosen.map((v) => canonicalModuleVersion(v).version).filter(Boolean))];
   }
 
-  private version(src: RegistryModuleSource, version: string): Promise<(ArchiveFacts & { subdir: string }) | undefined> {
+  private version(src: RegistryModuleSource, version: string, chain: readonly string[]): Promise<(ArchiveFacts & { subdir: string }) | undefined> {
     const key = `${src.fullAddress}@${version}`;
     let job = this.jobs.get(key);
     if (!job) {
+      const refused = this.budget.claim(chain);
+      if (refused !== undefined) {
+        if (refused) this.fail(siteModuleName(src), version, 'resolve', refused);
+        job = Promise.resolve(undefined);
+        this.jobs.set(key, job);
+        return job;
+      }
       job = this.slot(() => this.mirrorVersion(src, version));
       this.jobs.set(key, job);
       this.progress({ kind: 'queued', total: ++this.queued });
@@ -252,14 +269,14 @@ export class MirrorRun {
         // the origin's //subdir, from the stamps or `download`; else (both lost) the registry is asked
         if (have.subdir === undefined) unusable = 'download';
         const subdir = have.subdir ?? await step('location', async () =>
-          safeRelativePath(splitSubdir((await engine.resolveDownloadLocation(src, version)).location)[1] ?? '') ?? '');
+          safeRelativePath(splitSubdir((await untilAborted(engine.resolveDownloadLocation(src, version), signal)).location)[1] ?? '') ?? '');
         await step('write', () => this.site.publish(p, version, subdir));
         this.upToDate.push({ module, version });
         done('up-to-date');
         return { ...have, subdir };
       }
       unusable = 'archive'; // damaged, missing, or never mirrored
-      const loc = await step('location', () => engine.resolveDownloadLocation(src, version));
+      const loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version), signal));
       const pkg = await step('fetch', () => fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions()));
       fetched = pkg;
       await step('package', () => moduleDirectory(pkg.root, pkg.subdir, loc.location));
@@ -312,7 +329,7 @@ export class MirrorRun {
   }
 
   /** Follows the calls tofu init would make from the called module directory of this package. */
-  private expand(src: RegistryModuleSource, version: string, facts: ArchiveFacts & { subdir: string }, where: string): void {
+  private expand(src: RegistryModuleSource, version: string, facts: ArchiveFacts & { subdir: string }, where: string, chain: readonly string[]): void {
     const start = path.posix.join(facts.subdir || '.', src.subdir ?? '.');
     const key = `${src.fullAddress}@${version}//${start}`;
     if (this.expanded.has(key)) return;
@@ -321,7 +338,7 @@ export class MirrorRun {
     if (dir === undefined) return; // no configuration files there: a module without calls
     const inside = `${siteModuleName(src)} ${version}`;
     const { calls, escapes } = reachableCalls(facts.index, dir);
-    for (const r of calls) this.follow(r.call, { where: `${inside}: ${r.dir ? `${r.dir}/` : ''}${r.call.file}:${r.call.line}` });
+    for (const r of calls) this.follow(r.call, { where: `${inside}: ${r.dir ? `${r.dir}/` : ''}${r.call.file}:${r.call.line}`, chain });
     for (const r of escapes) {
       this.skip(r.call.source ?? r.call.sourceText, `a local path that leaves the module package ${inside} (tofu init refuses it)`, `called via ${where}`);
     }

@@ -1,6 +1,7 @@
 // Plain data of a module mirror run. The CLI prints ModuleMirrorReport's out, mirrored, upToDate,
 // failed, skipped and cliConfig as its public JSON contract (field names must not change).
-import { errorText } from '../mirror/types';
+import { errorText, MAX_DETAIL_CHARS, MAX_NAME_CHARS } from '../mirror/types';
+import { shortText } from '../net/http-errors';
 
 export { errorText };
 
@@ -76,12 +77,16 @@ export type ModuleMirrorProgress =
 
 /** `MODULE VERSION: STEP LABEL: detail` (no prefix when there is no module, e.g. an unreadable file). */
 export function moduleFailure(module: string, version: string, step: ModuleMirrorStep, detail: string): ModuleFailure {
-  const who = module ? `${module} ${version || '(any version)'}: ` : '';
-  return { module, version, step, message: `${who}${STEP_LABEL[step]}: ${detail}` };
+  return { module, version, step, message: `${failureWho(module, version)}${STEP_LABEL[step]}: ${shortText(detail, MAX_DETAIL_CHARS)}` };
+}
+
+/** `MODULE VERSION: ` as a message names them (a registry's megabyte-long version shortened). */
+function failureWho(module: string, version: string): string {
+  return module ? `${shortText(module, MAX_NAME_CHARS)} ${shortText(version, MAX_NAME_CHARS) || '(any version)'}: ` : '';
 }
 
 /** The part of a failure message after `MODULE VERSION: ` (for tables with those in columns). */
 export function moduleFailureDetail(f: ModuleFailure): string {
-  const who = f.module ? `${f.module} ${f.version || '(any version)'}: ` : '';
+  const who = failureWho(f.module, f.version);
   return f.message.startsWith(who) ? f.message.slice(who.length) : f.message;
 }

@@ -5,6 +5,7 @@
 // trusts the extra CA certificates (--ca-file) on top of the system roots, and its messages carry
 // no user information from the URL.
 import { spawn } from 'node:child_process';
+import { childEnv } from '../credentials/child-env';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -116,10 +117,9 @@ function runGit(args: string[], dest: string, shown: string, deadline: number, e
       // A session of its own: no controlling terminal, so neither git nor ssh can ask for a
       // password or a host key confirmation; killing the group stops ssh/git-remote-https too.
       detached: process.platform !== 'win32',
-      env: {
-        ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never',
-        GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
-      },
+      env: childEnv('git', process.env, {
+        GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never', GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
+      }),
     });
     let stderr = '';
     let killed: string | undefined;

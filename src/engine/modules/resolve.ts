@@ -19,6 +19,8 @@ export interface ModuleRequest {
   source: string;
   /** The version constraint, if any. */
   version?: string | null;
+  /** Cancels the package fetch (a git clone is killed, a download aborted). */
+  signal?: AbortSignal;
 }
 
 export interface ResolvedModule {
@@ -59,7 +61,9 @@ export class ModuleResolver {
     const promise = this.doResolve(req);
     this.cache.set(key, promise);
     const ttl = this.opts.failureTtlMs ?? 30_000;
-    promise.catch(() => setTimeout(() => { if (this.cache.get(key) === promise) this.cache.delete(key); }, ttl).unref?.());
+    const forget = () => { if (this.cache.get(key) === promise) this.cache.delete(key); };
+    // a cancelled fetch says nothing about the module: the next caller fetches again
+    promise.catch(() => (req.signal?.aborted ? forget() : setTimeout(forget, ttl).unref?.()));
     return promise;
   }
 
@@ -100,7 +104,7 @@ export class ModuleResolver {
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${shown} is not installed, and network access is disabled`);
     const fetchOpts: FetchOptions = {
       http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes,
-      caCertificates: engineCaCertificates(engine),
+      caCertificates: engineCaCertificates(engine), signal: req.signal,
     };
     if (src.kind === 'registry') {
       const list = await engine.listModuleVersions(src);

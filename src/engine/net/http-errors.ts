@@ -66,6 +66,19 @@ export function redactUrls(message: string): string {
   });
 }
 
+/** Longest hostile string (a version, a module name, a discovery value, a location) a message quotes whole. */
+export const MAX_SHOWN_CHARS = 2000;
+
+/**
+ * `text` cut to `max` characters with an ellipsis and how much was left out: a registry may send a
+ * megabyte where a name belongs, and a message must stay a line a person can read.
+ */
+export function shortText(text: string, max = MAX_SHOWN_CHARS): string {
+  if (text.length <= max) return text;
+  const keep = Math.max(1, max - 40);
+  return `${text.slice(0, keep)}… (${text.length - keep} more characters)`;
+}
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error',

@@ -7,6 +7,7 @@ import { Dispatcher, request } from 'undici';
 import { createDispatcher } from './dispatcher';
 import { RegistryError } from './errors';
 import { translateError, statusError, hostOf, shownUrl } from './http-errors';
+import { parseJsonBounded } from './json-depth';
 
 export const MiB = 1024 * 1024;
 /** Default bound on one whole download (archives): 30 minutes. */
@@ -297,7 +298,7 @@ export function parseJsonBody(res: HttpResponse<Buffer>): unknown {
     throw new RegistryError('protocol', `unexpected response from ${url}: expected application/json, got ${type || 'no content type'}`, { host, url, status: res.status });
   }
   try {
-    return JSON.parse(res.body.toString('utf8'));
+    return parseJsonBounded(res.body.toString('utf8'));
   } catch (err) {
     throw new RegistryError('protocol', `invalid JSON from ${url}: ${(err as Error).message}`, { host, url, status: res.status });
   }

@@ -4,6 +4,7 @@ import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, JsonResponse, MiB, parseJsonBody } from '../net/http';
 import { shownUrl } from '../net/http-errors';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
+import { parseJsonBounded } from '../net/json-depth';
 
 export interface VersionList {
   /** Display address ("ns/name/system" on the default host). */
@@ -104,7 +105,7 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   if (text !== '') {
     // The body wins over X-Terraform-Get when it carries a location.
     try {
-      const doc = JSON.parse(text) as { location?: unknown };
+      const doc = parseJsonBounded(text) as { location?: unknown };
       if (typeof doc?.location === 'string' && doc.location !== '') location = doc.location;
     } catch (err) {
       if (!res.headers['x-terraform-get']) throw fail(`invalid JSON: ${(err as Error).message}`);
