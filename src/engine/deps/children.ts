@@ -2,14 +2,14 @@
 // the root and every child module — required_providers, provider blocks, resources), so that the
 // dependency graph, `outdated`, the lock diagnostics and `lock` agree. What the graph adds is where
 // child modules are read from: local and installed ones in place; others fetched through the
-// ModuleResolver once per (source, constraint) however many directories call them; none fetched
-// when the network is not allowed.
+// ModuleResolver once per (source, selected version) however many directories call them; none
+// fetched when the network is not allowed. `installed` is the run's memo of modules.json files.
 import { collectProviderRequirements, ProviderRequirements } from '../lockfile/requirements';
-import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
+import { InstalledModules, ModuleResolver, sharedModuleReader } from '../modules/resolve';
 
 /** Every provider the module tree rooted at `dir` requires, with each constraint's origin. */
-export function providerRequirements(dir: string, resolver: ModuleResolver | undefined, online: boolean): Promise<ProviderRequirements> {
-  return collectProviderRequirements(dir, { resolver: sharedModuleReader(resolver, { fetch: online }) });
+export function providerRequirements(dir: string, resolver: ModuleResolver | undefined, online: boolean, installed?: InstalledModules): Promise<ProviderRequirements> {
+  return collectProviderRequirements(dir, { resolver: sharedModuleReader(resolver, { fetch: online, installed }) });
 }
 
 /** OpenTofu's module path for a requirement origin's "net.subnets": "module.net.module.subnets". */
