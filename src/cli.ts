@@ -11,22 +11,25 @@ commands:
   versions ADDRESS [--constraint C] [--provider] [--json]
                                                     available, matching and selected versions
   resolve ADDRESS --version V [--json]              download location of a module version
-  mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
+  mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a provider network mirror
-  mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--json] [DIR...]
+  mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
   lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N] [--json] [DIR...]
                                                     write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
-  outdated [--json] [DIR...]                        every module and provider: locked, selected, newest,
+  outdated [--max-dirs N] [--json] [DIR...]         every module and provider: locked, selected, newest,
                                                     status; exit 1 when any is not up to date
 
 network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
+
+--max-dirs N (mirror, mirror-modules, outdated): configuration directories collected under each DIR
+  (default 50000); a walk cut short is reported (stderr, --json) and exits 1
 
 tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
 `;
