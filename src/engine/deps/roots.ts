@@ -7,20 +7,22 @@
 // commands walk with findConfigDirs too but want every directory: this filter is ours only.
 import * as path from 'node:path';
 import { loadConfigDir } from '../config/files';
-import { FS_CONCURRENCY, mapLimit } from '../fstree';
+import { exhaustedMessage, FS_CONCURRENCY, isExhausted, mapLimit } from '../fstree';
 import { localModuleDir } from './collect';
 
 /**
  * The local module directories `dir` calls (resolved, absolute), override files included. A
- * directory that cannot be read rejects, naming it: taken as calling nothing, its child modules
- * would be listed as roots of their own.
+ * directory that cannot be read calls none here — it stays a root, and its own read reports why
+ * (directoryDependencies) — but running out of open files fails the whole run, naming it: taken as
+ * calling nothing, every directory it hit would list its child modules as roots.
  */
 async function localCalls(dir: string): Promise<string[]> {
   let files;
   try {
     files = (await loadConfigDir(dir)).files;
   } catch (err) {
-    throw new Error(`cannot read ${dir} to tell root modules from child modules: ${(err as Error).message}`);
+    if (isExhausted(err)) throw new Error(exhaustedMessage(`${dir} to tell root modules from child modules`, err));
+    return [];
   }
   return files.flatMap((f) => f.summary.modules).flatMap((m) => localModuleDir(dir, m.source?.literal) ?? []);
 }

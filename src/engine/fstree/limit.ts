@@ -66,3 +66,17 @@ export const OPEN_FILES_LIMIT = 64;
  * inside one it runs.
  */
 export const withOpenFile: Limiter = createLimiter(OPEN_FILES_LIMIT);
+
+/**
+ * Whether a file-system error says the process ran out of something (open files, memory) rather
+ * than that the path is unreadable: such an error must fail the run, never count as "nothing here".
+ */
+export function isExhausted(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EMFILE' || code === 'ENFILE' || code === 'ENOMEM';
+}
+
+/** A message for an isExhausted error that says what to do. */
+export function exhaustedMessage(what: string, err: unknown): string {
+  return `cannot read ${what}: ${(err as Error).message} (raise the open-files limit, ulimit -n)`;
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { impliedProvider, isBuiltInProvider, parseProviderSource } from '../addresses';
 import type { Block, Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
-import { FS_CONCURRENCY, mapLimit, readText, walkTree, withOpenFile } from '../fstree';
+import { exhaustedMessage, FS_CONCURRENCY, isExhausted, mapLimit, readText, walkTree, withOpenFile } from '../fstree';
 import { readLockFile } from '../lockfile/read';
 import type { ProviderRequirement } from './run';
 
@@ -111,7 +111,11 @@ export async function scanConfigDirs(roots: readonly string[], opts: { maxDirs?:
         tooDeep++;
         return false;
       },
-      unreadable() { /* skipped: e.g. a directory without read permission beside the configuration */ },
+      unreadable(dir, err) {
+        // out of open files: fail, never a silently smaller workspace
+        if (isExhausted(err)) throw new Error(exhaustedMessage(dir, err));
+        // else skipped: e.g. a directory without read permission beside the configuration
+      },
       // one past the cap: then it is known that something was left out
       done: () => out.length > limit,
     });

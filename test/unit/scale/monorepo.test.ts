@@ -117,11 +117,11 @@ test('a walk over more configuration directories than --max-dirs says so: stderr
   assert.doesNotMatch(full.stderr, /warning/);
 });
 
-test('under ulimit -n 256, outdated and lock over 300 roots work within the open-files limit (or fail naming it)', { timeout: 300_000 }, async () => {
+test('under ulimit -n 256, outdated and lock over 300 roots work within the open-files limit; under ulimit -n 32 outdated fails naming it', { timeout: 300_000 }, async () => {
   const big = writeMonorepo(join(work, 'ws-300'), reg.host, { roots: 300, ...POOLS });
   const cli = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
-  const run = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', ['-c', 'ulimit -n 256; exec "$0" "$@"', process.execPath, cli, ...args, '--ca-file', reg.caCertPath, '--cache-dir', join(work, 'cache-ulimit')],
+  const run = (args: string[], openFiles = 256) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('bash', ['-c', `ulimit -n ${openFiles}; exec "$0" "$@"`, process.execPath, cli, ...args, '--ca-file', reg.caCertPath, '--cache-dir', join(work, 'cache-ulimit')],
       { cwd: big.root, env: { PATH: process.env.PATH, HOME: work } });
     let stdout = '';
     let stderr = '';
@@ -136,6 +136,11 @@ test('under ulimit -n 256, outdated and lock over 300 roots work within the open
   const deps = (JSON.parse(outdated.stdout) as { dependencies: Array<{ dir: string; status: string }> }).dependencies;
   assert.equal(new Set(deps.map((d) => d.dir)).size, 300, 'every root counted once');
   assert.deepEqual(deps.filter((d) => d.status === 'error'), []);
+  // Far too few open files for the process: it fails, naming the reason, and lists no partial workspace.
+  const starved = await run(['outdated', '--json', '.'], 32);
+  assert.equal(starved.code, 1);
+  assert.match(starved.stderr, /too many open files.*\(raise the open-files limit, ulimit -n\)/);
+  assert.doesNotMatch(starved.stdout, /"dependencies"/);
   const lock = await run(['lock', '--platform', MONOREPO_PLATFORM, '--json', ...big.dirs.map((d) => d.slice(big.root.length + 1))]);
   assert.doesNotMatch(lock.stderr, /EMFILE|too many open files/i);
   assert.equal(lock.code, 0, lock.stderr.slice(-2000));
