@@ -31,7 +31,8 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
     }
     const scan = await scanConfigDirs(roots, { maxDirs });
     printWarnings(io, scan.warnings);
-    const graph = await buildDependencyGraph(await rootConfigDirs(scan.dirs, explicit), { engine, resolver });
+    // The resolver lives as long as this run: its modules.json memo serves the graph too.
+    const graph = await buildDependencyGraph(await rootConfigDirs(scan.dirs, explicit), { engine, resolver, installed: resolver.installed });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
     if (json) {
