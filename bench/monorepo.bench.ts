@@ -9,7 +9,8 @@
 //     lock, every version now pinned — 0 requests;
 //   - time N=1,000 / N=100 ≤ 10 (linear or better);
 //   - peak RSS ≤ 250 MB at N = 1,000 (the issue's cap);
-//   - `types check` with 50 ms latency ≤ 1.5× the same run without latency (N = 1,000).
+//   - `types check` with 50 ms latency ≤ 1.5× the same run without latency (N = 1,000; the
+//     fastest of 2 alternated runs each).
 //  And the editor's dependency view over the same workspace, measured through the engine code the
 //  view runs (scanConfigDirs → rootConfigDirs → buildDependencyGraph → dirNodes, no VS Code host):
 //  first paint (new engine, empty cache) and a warm refresh (same engine and resolver): 0 requests,
@@ -108,14 +109,19 @@ export async function run(report: BenchReporter): Promise<void> {
       const ratio = views[1][key] / views[0][key];
       report.result(`dependency view ${what}: time N=1,000 / N=100`, `${ratio.toFixed(1)}×`, '≤ 10×', ratio <= 10);
     }
-    // Latency: types check over the N = 1,000 workspace, cold cache, with and without the 50 ms.
+    // Latency: types check over the N = 1,000 workspace, cold cache, with and without the 50 ms,
+    // alternated; the fastest of each (the machine is shared: interference only ever adds time).
     if (repo) {
-      const withLatency = times.get('types check')![1];
-      latency = 0;
-      const without = await cli(repo, ['types', 'check', '.'], join(work, 'cache-types-no-latency'));
-      latency = LATENCY_MS;
-      const ratio = withLatency / without.ms;
-      report.result('types check N=1,000: 50 ms latency / none', `${ratio.toFixed(2)}× (${(without.ms / 1000).toFixed(1)} s without)`, '≤ 1.5×', ratio <= 1.5);
+      const withLatency = [times.get('types check')![1]];
+      const without: number[] = [];
+      for (let k = 0; k < 2; k++) {
+        latency = 0;
+        without.push((await cli(repo, ['types', 'check', '.'], join(work, `cache-types-no-latency-${k}`))).ms);
+        latency = LATENCY_MS;
+        if (k === 0) withLatency.push((await cli(repo, ['types', 'check', '.'], join(work, `cache-types-latency-${k}`))).ms);
+      }
+      const ratio = Math.min(...withLatency) / Math.min(...without);
+      report.result('types check N=1,000: 50 ms latency / none', `${ratio.toFixed(2)}× (${(Math.min(...without) / 1000).toFixed(1)} s without)`, '≤ 1.5×', ratio <= 1.5);
     }
   } finally {
     await reg.stop();
