@@ -15,16 +15,17 @@ commands:
   resolve ADDRESS --version V [--json] [--show-secrets]
                                                     download location of a module version (secrets in
                                                     it shown as *** unless --show-secrets)
-  mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--json] [DIR...]
+  mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a provider network mirror
-  mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--max-modules N] [--json] [DIR...]
+  mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--max-modules N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
   lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N] [--max-modules N] [--json] [DIR...]
                                                     write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type
-  outdated [--max-modules N] [--json] [DIR...]      every module and provider: locked, selected, newest,
+  outdated [--max-modules N] [--max-dirs N] [--json] [DIR...]
+                                                    every module and provider: locked, selected, newest,
                                                     status; exit 1 when any is not up to date
 
 network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated):
@@ -34,6 +35,8 @@ network commands (discover, versions, resolve, mirror, mirror-modules, lock, typ
 
 --max-modules N (mirror-modules, lock, outdated): how many modules one walk of module calls may
   reach, default 1000; calls nest at most 32 deep.
+--max-dirs N (mirror, mirror-modules, outdated): configuration directories collected under each DIR
+  (default 50000); a walk cut short is reported (stderr, --json) and exits 1
 
 tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
 `;

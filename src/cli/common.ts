@@ -179,6 +179,20 @@ export function moduleLimitsOption(parsed: ParsedArgs): { maxModules?: number } 
   return { maxModules: n };
 }
 
+/** `--max-dirs N`: how many configuration directories a walk under one DIR collects (default DEFAULT_MAX_CONFIG_DIRS). */
+export function maxDirsOption(parsed: ParsedArgs): number | undefined {
+  const text = value(parsed, 'max-dirs');
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError('--max-dirs must be a positive integer');
+  return n;
+}
+
+/** A walk cut short, on stderr (every command that walks says so, also with --json). */
+export function printWarnings(io: CliIO, warnings: readonly string[]): void {
+  for (const w of warnings) io.stderr(`tofu-registry: warning: ${w}\n`);
+}
+
 /** Runs `fn` with a signal that SIGINT / SIGTERM abort, so a long command stops cleanly (its output stays valid). */
 export async function withInterrupt<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController();

@@ -3,14 +3,17 @@
 //          (also --ca-file PEM, --timeout SECONDS, --cache-dir DIR | --no-cache like the other commands)
 //     --json → {"out","mirrored":[{"provider","version","platform","hashes"}],"upToDate":[…],
 //               "failed":[{"provider","version","platform","step","message"}]}; exit 1 when anything failed.
+//     --max-dirs N: configuration directories collected under each DIR (default 50,000); a walk cut
+//       short is a warning on stderr and in "warnings" (only present then), and exit 1.
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { CliIO, concurrencyOption, flag, parseArgs, ParsedArgs, platformsOption, printJson, reportFailure, UsageError, value, withInterrupt } from './common';
+import { CliIO, concurrencyOption, flag, maxDirsOption, parseArgs, ParsedArgs, platformsOption, printJson, printWarnings, reportFailure, UsageError, value, withInterrupt } from './common';
 import { makeEngine } from './registry';
 import { hashPackage } from '../engine/mirror/hash';
-import { failureDetail, findConfigDirs, MirrorFailure, mirrorProviders } from '../engine/mirror';
+import { failureDetail, MirrorFailure, mirrorProviders, scanConfigDirs } from '../engine/mirror';
 import { defaultPlatforms } from '../engine/mirror/types';
+import type { ConfigDirScan } from '../engine/mirror';
 
 export async function runHash(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json'] });
@@ -31,10 +34,10 @@ export async function runHash(args: string[], io: CliIO): Promise<number> {
 }
 
 export async function runMirror(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-dirs'] });
   const json = flag(parsed, 'json');
   const platforms = platformsOption(parsed);
-  const { concurrency, out, dirs } = await mirrorTargets(parsed, io);
+  const { concurrency, out, dirs, scan } = await mirrorTargets(parsed, io);
   const fromMirror = value(parsed, 'from-mirror');
 
   // Discovery and version lists come from the CLI's disk cache (like the other commands), so an
@@ -61,13 +64,14 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
         mirrored: report.mirrored,
         upToDate: report.upToDate,
         failed: report.failed,
+        ...(scan.warnings.length ? { warnings: scan.warnings } : {}),
       });
     } else {
       for (const n of report.notes) io.stdout(`note: ${n}\n`);
       io.stdout(`${report.out}: ${report.mirrored.length} mirrored, ${report.upToDate.length} up to date, ${report.failed.length} failed\n`);
       for (const line of failureLines(report.failed)) io.stdout(`FAILED ${line}\n`);
     }
-    return report.failed.length ? 1 : 0;
+    return report.failed.length || scan.truncated ? 1 : 0;
   } catch (err) {
     return reportFailure(io, err, json);
   } finally {
@@ -76,14 +80,15 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
 }
 
 /** --concurrency (1–64, default 8), --out (default ./mirror) and the configuration directories under DIR... (default .). */
-export async function mirrorTargets(parsed: ParsedArgs, io: CliIO): Promise<{ concurrency: number; out: string; dirs: string[] }> {
+export async function mirrorTargets(parsed: ParsedArgs, io: CliIO): Promise<{ concurrency: number; out: string; dirs: string[]; roots: string[]; scan: ConfigDirScan }> {
   const concurrency = concurrencyOption(parsed);
   const out = resolve(io.cwd, value(parsed, 'out') ?? 'mirror');
   const roots = (parsed.positionals.length ? parsed.positionals : ['.']).map((d) => resolve(io.cwd, d));
   // Every directory with .tf/.tofu files under each DIR is a configuration (like the workspace scan).
-  const dirs = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
-  if (!dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
-  return { concurrency, out, dirs };
+  const scan = await scanConfigDirs(roots, { maxDirs: maxDirsOption(parsed) });
+  printWarnings(io, scan.warnings);
+  if (!scan.dirs.length) throw new UsageError(`no .tf/.tofu files under ${roots.join(', ')}`);
+  return { concurrency, out, dirs: scan.dirs, roots, scan };
 }
 
 /**

@@ -7,36 +7,40 @@
 //   A registry that cannot be reached is a `status: "error"` entry, not a failure of the command.
 //   --json: {"dependencies":[{"dir","kind","name","source","constraint","locked","selected",
 //            "newestMatching","newest","status","message"}]}   (dir relative to the working directory)
+//   --max-dirs N: configuration directories collected under each DIR (default 50,000); a walk cut
+//     short is a warning on stderr and in "warnings" (only present then), and exit 1.
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { findConfigDirs } from '../engine/mirror/requirements';
+import { scanConfigDirs } from '../engine/mirror/requirements';
 import { buildDependencyGraph, Dependency, dependencyLabel, rootConfigDirs } from '../engine/deps';
 import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
-import { CliIO, flag, moduleLimitsOption, parseArgs, printJson } from './common';
+import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, printJson, printWarnings } from './common';
 import { withModuleResolver } from './resolverRun';
 
 export async function runOutdated(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout', 'max-modules'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout', 'max-modules', 'max-dirs'] });
   const moduleLimits = moduleLimitsOption(parsed);
+  const maxDirs = maxDirsOption(parsed);
   const json = flag(parsed, 'json');
   const explicit = parsed.positionals.map((p) => path.resolve(io.cwd, p));
   const roots = explicit.length ? explicit : [path.resolve(io.cwd)];
   // Child modules not installed yet are fetched (for their provider constraints) like `types check` does.
   return withModuleResolver(parsed, io, false, async (engine, resolver) => {
-    const dirs = new Set<string>();
     for (const root of roots) {
       const st = await fs.stat(root).catch(() => undefined);
       if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, root) || root} is not a directory`);
-      for (const d of await findConfigDirs(root)) dirs.add(d);
     }
-    const graph = await buildDependencyGraph(await rootConfigDirs([...dirs].sort(), explicit), { engine, resolver, moduleLimits });
+    const scan = await scanConfigDirs(roots, { maxDirs });
+    printWarnings(io, scan.warnings);
+    // The resolver lives as long as this run: its modules.json memo serves the graph too.
+    const graph = await buildDependencyGraph(await rootConfigDirs(scan.dirs, explicit), { engine, resolver, installed: resolver.installed, moduleLimits });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
-    if (json) printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))) });
+    if (json) printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))), ...(scan.warnings.length ? { warnings: scan.warnings } : {}) });
     else printTable(io, deps, shown);
     // problems of the walk (a module tree past the budget, unreadable modules) on stderr either way: the JSON has no field for them
     for (const d of graph.directories) for (const e of d.errors) io.stderr(`${shown(d.dir)}: ${shortText(redactUrls(e))}\n`);
-    return deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
+    return scan.truncated || deps.some((d) => d.status !== 'up-to-date') ? 1 : 0;
   });
 }
 

@@ -4,10 +4,10 @@
 // lock files or installed-module manifests change. Data comes from src/engine/deps and the pure
 // src/editor/logic/depsTree.ts; this file only adapts it to VS Code.
 import * as vscode from 'vscode';
+import { scanWorkspaceDirs } from './settings';
 import { buildDependencyGraph } from '../engine/deps/graph';
 import { rootConfigDirs } from '../engine/deps/roots';
 import type { Dependency, DependencyGraph } from '../engine/deps/types';
-import { findConfigDirs } from '../engine/mirror/requirements';
 import { ModuleResolver } from '../engine/modules/resolve';
 import type { Range } from '../engine/config/ast';
 import type { Engine } from '../engine/engine';
@@ -120,7 +120,10 @@ export class DependencyView implements vscode.TreeDataProvider<DepsNode>, vscode
     try {
       const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
       // Root modules only: a local child module's providers already count in its caller's.
-      const dirs = await rootConfigDirs([...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())]);
+      const scan = await scanWorkspaceDirs(roots, this.services.log);
+      // A scan cut short (tofuRegistry.maxConfigDirs) says so above the tree, not only in the log.
+      this.view.message = scan.warnings.length ? scan.warnings.join(' ') : undefined;
+      const dirs = await rootConfigDirs(scan.dirs);
       const graph = await buildDependencyGraph(dirs, {
         engine: this.services.engine, resolver: this.resolver, networkAllowed: () => this.services.networkAllowed(), signal: ac.signal,
       });

@@ -9,9 +9,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { scanWorkspaceDirs } from './settings';
 import type { EditorServices } from './services';
 import { LOCK_FILE_NAME, LockProgressEvent, LockReport, lockProviders } from '../engine/lockfile';
-import { findConfigDirs, platformsSetting } from '../engine/mirror';
+import { platformsSetting } from '../engine/mirror';
 
 export const LOCK_COMMAND = 'tofuRegistry.lockProviders';
 
@@ -67,7 +68,7 @@ async function runLockCommand(services: EditorServices, arg: unknown): Promise<{
   const args: LockCommandArgs = arg instanceof vscode.Uri ? { dirs: [arg.fsPath] }
     : Array.isArray(arg) ? { dirs: arg.map((u: vscode.Uri) => u.fsPath) }
       : (arg && typeof arg === 'object' ? arg as LockCommandArgs : {});
-  const dirs = args.dirs ?? await chooseDirs();
+  const dirs = args.dirs ?? await chooseDirs(services.log);
   if (!dirs?.length) return undefined;
   const platforms = args.platforms?.length ? args.platforms : teamPlatforms();
   let report: LockReport;
@@ -123,9 +124,11 @@ export function summarize(r: LockReport): string {
 }
 
 /** Root modules to lock: folders with a lock file, else every configuration folder (the user picks). */
-async function chooseDirs(): Promise<string[] | undefined> {
+async function chooseDirs(log: { warn(message: string): void }): Promise<string[] | undefined> {
   const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const found = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
+  const scan = await scanWorkspaceDirs(roots, log);
+  if (scan.truncated) void vscode.window.showWarningMessage(`Lock providers: ${scan.warnings[0]}`);
+  const found = scan.dirs;
   if (!found.length) {
     void vscode.window.showWarningMessage(`No .tf/.tofu files found in ${roots.join(', ') || 'the workspace'}.`);
     return undefined;

@@ -7,8 +7,9 @@
 //   executeCommand('tofuRegistry.mirrorProviders', { out, dirs, platforms?, concurrency?, fromMirror?, show? })
 // resolves to { report, markdown } (undefined when the user cancelled a prompt).
 import * as vscode from 'vscode';
+import { scanWorkspaceDirs } from './settings';
 import type { EditorServices } from './services';
-import { findConfigDirs, mirrorProviders, MirrorReport, platformsSetting, renderReportMarkdown } from '../engine/mirror';
+import { mirrorProviders, MirrorReport, platformsSetting, renderReportMarkdown } from '../engine/mirror';
 
 export const OUT_KEY = 'tofuRegistry.mirror.lastOutput';
 
@@ -47,7 +48,7 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
   }
   const programmatic = !!args.out && !!args.dirs;
 
-  const dirs = await chooseDirs(args, programmatic);
+  const dirs = await chooseDirs(args, programmatic, services.log);
   if (!dirs) return undefined;
   const out = args.out ?? (await chooseOut(context));
   if (!out) return undefined;
@@ -107,9 +108,11 @@ async function runMirrorCommand(context: vscode.ExtensionContext, services: Edit
 }
 
 /** The configuration directories: given, the folder clicked in the explorer, or picked from the workspace. */
-export async function chooseDirs(args: { dirs?: string[] }, programmatic: boolean, title = 'Mirror providers'): Promise<string[] | undefined> {
+export async function chooseDirs(args: { dirs?: string[] }, programmatic: boolean, log: { warn(message: string): void }, title = 'Mirror providers'): Promise<string[] | undefined> {
   const roots = args.dirs ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-  const found = [...new Set((await Promise.all(roots.map((r) => findConfigDirs(r)))).flat())];
+  const scan = await scanWorkspaceDirs(roots, log);
+  if (scan.truncated) void vscode.window.showWarningMessage(`${title}: ${scan.warnings[0]}`);
+  const found = scan.dirs;
   if (!found.length) {
     void vscode.window.showWarningMessage(`No .tf/.tofu files found in ${roots.join(', ') || 'the workspace'}.`);
     return undefined;

@@ -36,7 +36,7 @@ async function runModuleMirrorCommand(context: vscode.ExtensionContext, services
     void vscode.window.showWarningMessage(`${TITLE} needs network access, which is disabled in an untrusted workspace.`);
     return undefined;
   }
-  const dirs = await chooseDirs(args, !!args.out && !!args.dirs, TITLE);
+  const dirs = await chooseDirs(args, !!args.out && !!args.dirs, services.log, TITLE);
   if (!dirs) return undefined;
   const out = args.out ?? (await chooseOut(context, TITLE, MODULES_OUT_KEY, OUT_KEY));
   if (!out) return undefined;

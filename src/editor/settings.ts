@@ -4,6 +4,7 @@
 // TLS is always verified (trust a private CA with tofuRegistry.caFile or NODE_EXTRA_CA_CERTS).
 import * as vscode from 'vscode';
 import { noProxyList } from './logic/proxy';
+import { ConfigDirScan, scanConfigDirs } from '../engine/mirror/requirements';
 
 export interface EditorSettings {
   cacheTtlMinutes: number;
@@ -45,4 +46,15 @@ export function readSettings(): EditorSettings {
 export function affectsEngine(e: vscode.ConfigurationChangeEvent): boolean {
   return ['cacheTtlMinutes', 'requestTimeoutSeconds', 'caFile', 'proxy', 'cliConfigFile']
     .some((k) => e.affectsConfiguration(`${SECTION}.${k}`)) || e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.noProxy');
+}
+
+/**
+ * The configuration directories under `roots`, at most tofuRegistry.maxConfigDirs per root. A walk
+ * cut short is never silent: each warning goes to the log; callers show it where the user looks.
+ */
+export async function scanWorkspaceDirs(roots: readonly string[], log: { warn(message: string): void }): Promise<ConfigDirScan> {
+  const max = vscode.workspace.getConfiguration(SECTION).get<number>('maxConfigDirs');
+  const scan = await scanConfigDirs(roots, { maxDirs: typeof max === 'number' && max >= 1 ? Math.floor(max) : undefined });
+  for (const w of scan.warnings) log.warn(`workspace scan: ${w}`);
+  return scan;
 }

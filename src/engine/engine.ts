@@ -10,7 +10,7 @@ import { ModuleAddress } from './addresses/module-source';
 import { builtInProviderError, isBuiltInProvider, ProviderAddress } from './addresses/provider-source';
 import { CredentialStore } from './credentials';
 import { CachedLookup, Discovery, DiscoveryResult, forcedDiscovery } from './discovery';
-import { isModuleVersionList, isProviderVersionList } from './discovery/shapes';
+import { isDownloadLocation, isModuleVersionList, isProviderVersionList } from './discovery/shapes';
 import { proxySettings } from './net/dispatcher';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
@@ -76,6 +76,7 @@ export class Engine {
   readonly credentials: CredentialStore;
   private readonly discovery: Discovery;
   private readonly moduleVersions: CachedLookup<Omit<VersionList, 'cached'>>;
+  private readonly moduleLocations: CachedLookup<DownloadLocation>;
   private readonly providerVersions: CachedLookup<Omit<ProviderVersionList, 'cached'> & { sources?: VersionSource[] }>;
   private settings?: CliSettings;
   private cliFiles?: CliConfigFile[];
@@ -109,6 +110,8 @@ export class Engine {
       },
     });
     this.moduleVersions = new CachedLookup({ diskDir: dir('module-versions'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isModuleVersionList });
+    // A version's download location, like its version list: per (module, version) and answer context, same TTL.
+    this.moduleLocations = new CachedLookup({ diskDir: dir('module-locations'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isDownloadLocation });
     this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isProviderVersionList });
   }
 
@@ -166,11 +169,23 @@ export class Engine {
     return v && { ...v, cached: true };
   }
 
-  /** Where a module version's source lives (absolute go-getter location). Not cached. */
+  /**
+   * Where a module version's source lives (absolute go-getter location). Cached like version lists
+   * (memory and disk, single-flight, per module, version and answer context).
+   */
   async resolveDownloadLocation(address: ModuleAddress | string, version: string): Promise<DownloadLocation> {
     const a = toModuleAddress(address);
-    const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
-    return fetchModuleLocation(this.http, base, a, version);
+    const { value } = await this.moduleLocations.get(`${a.fullAddress}@${version}|${this.answerContext([a.host])}`, async () => {
+      const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
+      return fetchModuleLocation(this.http, base, a, version);
+    });
+    return value;
+  }
+
+  /** Forgets a cached download location (memory and disk): one that led to a failed download may have expired. */
+  async forgetDownloadLocation(address: ModuleAddress | string, version: string): Promise<void> {
+    const a = toModuleAddress(address);
+    await this.moduleLocations.invalidate(`${a.fullAddress}@${version}|${this.answerContext([a.host])}`);
   }
 
   /**
@@ -216,7 +231,7 @@ export class Engine {
     this.cliFiles = undefined;
     this.trust = undefined;
     this.contexts.clear();
-    await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.providerVersions.clear()]);
+    await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.moduleLocations.clear(), this.providerVersions.clear()]);
   }
 
   async dispose(): Promise<void> {

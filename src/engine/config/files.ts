@@ -2,7 +2,7 @@
 // `.tf.json`) of the same base name in one directory, override files, and directory walking.
 import { promises as fs, statSync, Stats } from 'node:fs';
 import * as path from 'node:path';
-import { entryPath, FS_CONCURRENCY, mapLimit, readText, TreeVisitor, walkTree, walkTreeSync } from '../fstree';
+import { entryPath, FS_CONCURRENCY, mapLimit, readText, TreeVisitor, walkTree, walkTreeSync, withOpenFile } from '../fstree';
 import { ConfigFile } from './ast';
 import { extractFile, FileSummary } from './extract';
 import { parseJsonConfig } from './json';
@@ -100,7 +100,7 @@ export async function loadFile(p: string): Promise<LoadedFile> {
  * merge configuration apply them after the others.
  */
 export async function loadConfigDir(dir: string): Promise<{ files: LoadedFile[]; shadowed: string[] }> {
-  const entries = await fs.readdir(dir, { withFileTypes: true });
+  const entries = await withOpenFile(() => fs.readdir(dir, { withFileTypes: true }));
   const names = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && isConfigFileName(e.name)).map((e) => path.join(dir, e.name)).sort();
   const { used, shadowed } = applyTofuPrecedence(names);
   const loaded = await mapLimit(used, FS_CONCURRENCY, async (p) => {

@@ -2,17 +2,17 @@
 // the root and every child module — required_providers, provider blocks, resources), so that the
 // dependency graph, `outdated`, the lock diagnostics and `lock` agree. What the graph adds is where
 // child modules are read from: local and installed ones in place; others fetched through the
-// ModuleResolver once per (source, constraint) however many directories call them; none fetched
-// when the network is not allowed.
+// ModuleResolver once per (source, selected version) however many directories call them; none
+// fetched when the network is not allowed. `installed` is the run's memo of modules.json files.
 import { collectProviderRequirements, ProviderRequirements } from '../lockfile/requirements';
 import { ModuleBudget, ModuleBudgetLimits } from '../modules/budget';
-import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
+import { InstalledModules, ModuleResolver, sharedModuleReader } from '../modules/resolve';
 
 /** Every provider the module tree rooted at `dir` requires, with each constraint's origin. */
 export function providerRequirements(dir: string, resolver: ModuleResolver | undefined, online: boolean,
-  walk: { signal?: AbortSignal; moduleLimits?: ModuleBudgetLimits } = {}): Promise<ProviderRequirements> {
+  walk: { signal?: AbortSignal; moduleLimits?: ModuleBudgetLimits; installed?: InstalledModules } = {}): Promise<ProviderRequirements> {
   return collectProviderRequirements(dir, {
-    resolver: sharedModuleReader(resolver, { fetch: online }), signal: walk.signal, budget: new ModuleBudget(walk.moduleLimits),
+    resolver: sharedModuleReader(resolver, { fetch: online, installed: walk.installed }), signal: walk.signal, budget: new ModuleBudget(walk.moduleLimits),
   });
 }
 

@@ -3,10 +3,10 @@
 // (read by the lock engine's readLockFile: versions, each entry's range, and whether `tofu init`
 // would refuse the file) and what `tofu init` installed (.terraform/modules/modules.json). Which
 // providers the configuration requires is not decided here: see children.ts. No network.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { impliedProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import { loadConfigDir, LoadedFile } from '../config/files';
+import { readText } from '../fstree';
 import type { ModuleCall, RequiredProvider } from '../config/extract';
 import { LOCK_FILE_NAME } from '../lockfile/render';
 import { readLockFile } from '../lockfile/read';
@@ -88,7 +88,7 @@ async function readLock(dir: string, errors: string[]): Promise<LockFacts> {
   const lock: LockFacts = { path: lockPath, providers: new Map() };
   let text: string;
   try {
-    text = await fs.readFile(lockPath, 'utf8');
+    text = await readText(lockPath); // under the process-wide open-files limit
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') errors.push(`${lockPath}: ${(err as Error).message}`);
     return lock;

@@ -7,7 +7,7 @@ import { parseModuleSource, parseProviderSource, ProviderAddress } from '../addr
 import type { Engine } from '../engine';
 import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lockfile/requirements';
 import type { ModuleBudgetLimits } from '../modules/budget';
-import { findInstalled, ModuleResolver } from '../modules/resolve';
+import { InstalledModules, ModuleResolver } from '../modules/resolve';
 import { RegistryError } from '../net/errors';
 import { modulePath, providerRequirements } from './children';
 import { LocalFacts, LocalModuleCall, localModuleDir, readLocalFacts, readModuleCalls } from './collect';
@@ -27,10 +27,14 @@ export interface GraphOptions {
   concurrency?: number;
   /** How deep and how large each directory's module tree may be (modules/budget.ts). */
   moduleLimits?: ModuleBudgetLimits;
+  /** What `tofu init` installed, read once per directory chain: one per run (buildDependencyGraph makes it). */
+  installed?: InstalledModules;
 }
 
 /** Dependencies of several configuration directories, in the order given. */
-export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): Promise<DependencyGraph> {
+export async function buildDependencyGraph(dirs: string[], options: GraphOptions): Promise<DependencyGraph> {
+  // The modules.json files as they are now (the editor's graph re-runs after `tofu init`).
+  const opts = { ...options, installed: options.installed ?? new InstalledModules() };
   const out: DirectoryDependencies[] = new Array(dirs.length);
   let next = 0;
   let done = 0;
@@ -47,7 +51,8 @@ export async function buildDependencyGraph(dirs: string[], opts: GraphOptions): 
   return { directories: out };
 }
 
-export async function directoryDependencies(dir: string, opts: GraphOptions): Promise<DirectoryDependencies> {
+export async function directoryDependencies(dir: string, options: GraphOptions): Promise<DirectoryDependencies> {
+  const opts = { ...options, installed: options.installed ?? new InstalledModules() };
   const abs = path.resolve(dir);
   const online = opts.networkAllowed?.() ?? true;
   const [facts, requirements] = await Promise.all([readLocalFacts(abs), providerRequirements(abs, opts.resolver, online, opts)]);
@@ -103,7 +108,7 @@ async function nestedModuleCalls(root: string, rootCalls: LocalModuleCall[]): Pr
 }
 
 /** One module call of `callerDir` (the root or one of its local child modules), listed under the configuration `dir`. */
-async function moduleDependency(dir: string, callerDir: string, call: LocalModuleCall, opts: GraphOptions, online: boolean): Promise<Dependency> {
+async function moduleDependency(dir: string, callerDir: string, call: LocalModuleCall, opts: GraphOptions & { installed: InstalledModules }, online: boolean): Promise<Dependency> {
   const dep = base(dir, 'module', call.name, call.source ?? '', call.constraint, null);
   dep.site = call.site;
   if (!call.source) return fail(dep, 'error', 'the module source is missing or not a literal string');
@@ -117,7 +122,7 @@ async function moduleDependency(dir: string, callerDir: string, call: LocalModul
   }
   dep.registryAddress = src.address;
   dep.host = src.host;
-  const installed = await findInstalled({ callerDir, name: call.name, source: call.source, version: call.constraint }).catch(() => undefined);
+  const installed = await opts.installed.find({ callerDir, name: call.name, source: call.source, version: call.constraint }).catch(() => undefined);
   dep.locked = installed?.version ?? null;
   if (!online) return offline(dep);
   try {

@@ -7,11 +7,23 @@
 // commands walk with findConfigDirs too but want every directory: this filter is ours only.
 import * as path from 'node:path';
 import { loadConfigDir } from '../config/files';
+import { exhaustedMessage, FS_CONCURRENCY, isExhausted, mapLimit } from '../fstree';
 import { localModuleDir } from './collect';
 
-/** The local module directories `dir` calls (resolved, absolute), override files included; an unreadable directory calls none. */
+/**
+ * The local module directories `dir` calls (resolved, absolute), override files included. A
+ * directory that cannot be read calls none here — it stays a root, and its own read reports why
+ * (directoryDependencies) — but running out of open files fails the whole run, naming it: taken as
+ * calling nothing, every directory it hit would list its child modules as roots.
+ */
 async function localCalls(dir: string): Promise<string[]> {
-  const files = await loadConfigDir(dir).then((r) => r.files, () => []);
+  let files;
+  try {
+    files = (await loadConfigDir(dir)).files;
+  } catch (err) {
+    if (isExhausted(err)) throw new Error(exhaustedMessage(`${dir} to tell root modules from child modules`, err));
+    return [];
+  }
   return files.flatMap((f) => f.summary.modules).flatMap((m) => localModuleDir(dir, m.source?.literal) ?? []);
 }
 
@@ -24,9 +36,9 @@ export async function rootConfigDirs(found: readonly string[], explicit: Iterabl
   const dirs = found.map((d) => path.resolve(d));
   const known = new Set(dirs);
   const calls = new Map<string, string[]>();
-  await Promise.all(dirs.map(async (d) => {
+  await mapLimit(dirs, FS_CONCURRENCY, async (d) => {
     calls.set(d, (await localCalls(d)).filter((c) => c !== d && known.has(c)));
-  }));
+  });
   const called = new Set([...calls.values()].flat());
   // Everything reachable from an uncalled directory is some root's child module.
   const reached = new Set<string>();

@@ -22,6 +22,11 @@ export function isModuleVersionList(v: unknown): boolean {
   return isObject(v) && hasStrings(v, 'address', 'host', 'url') && isStringArray(v.versions) && isStringArray(v.invalid);
 }
 
+/** A module version's download location (DownloadLocation). */
+export function isDownloadLocation(v: unknown): boolean {
+  return isObject(v) && hasStrings(v, 'address', 'version', 'downloadUrl', 'location');
+}
+
 const isPlatform = (p: unknown) => isObject(p) && hasStrings(p, 'os', 'arch');
 const isProviderVersion = (p: unknown) => isObject(p) && isString(p.version)
   && isStringArray(p.protocols) && Array.isArray(p.platforms) && p.platforms.every(isPlatform);

@@ -52,3 +52,31 @@ export function createLimiter(limit: number): Limiter {
     else waiting.push(start);
   });
 }
+
+/**
+ * How many files this process keeps open at once for reading configuration and module trees,
+ * whatever the number of directories, walks and runs in progress: a monorepo of thousands of root
+ * modules read at once must not run into the open-files limit (`ulimit -n`, often 256 or 1,024).
+ */
+export const OPEN_FILES_LIMIT = 64;
+
+/**
+ * The one process-wide limiter for open files (readText, readTextCapped, and the directory reads of
+ * configuration loading). Leaf work only: never call a function that takes this limiter from
+ * inside one it runs.
+ */
+export const withOpenFile: Limiter = createLimiter(OPEN_FILES_LIMIT);
+
+/**
+ * Whether a file-system error says the process ran out of something (open files, memory) rather
+ * than that the path is unreadable: such an error must fail the run, never count as "nothing here".
+ */
+export function isExhausted(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EMFILE' || code === 'ENFILE' || code === 'ENOMEM';
+}
+
+/** A message for an isExhausted error that says what to do. */
+export function exhaustedMessage(what: string, err: unknown): string {
+  return `cannot read ${what}: ${(err as Error).message} (raise the open-files limit, ulimit -n)`;
+}

@@ -6,10 +6,9 @@
 // with what the file had for the same version, and the file is replaced atomically, only when
 // every provider of that directory succeeded and the bytes differ. Providers the lock has but the
 // configuration no longer requires are kept, as `tofu providers lock` keeps them.
-import { promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Engine } from '../engine';
-import { makeTempDir, removeTempDir } from '../fstree';
+import { makeTempDir, mapLimit, readText, removeTempDir } from '../fstree';
 import { writeFileAtomic } from '../mirror/outdir';
 import { isPlatform } from '../mirror/paths';
 import { MirrorStepError } from '../mirror/sources';
@@ -51,6 +50,9 @@ export interface LockProvidersOptions {
   moduleLimits?: ModuleBudgetLimits;
 }
 
+/** Directories planned at once (their registry lookups overlap; every file read shares one limit). */
+const PLAN_CONCURRENCY = 16;
+
 interface PlannedProvider {
   info: RequiredProviderInfo;
   version: string;
@@ -88,8 +90,10 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
     });
     // one read per remote module for all directories of the run
     const resolver = opts.resolver ?? sharedModuleReader(new ModuleResolver({ engine: opts.engine, cacheDir: opts.engine.options.cacheDir ?? tempDir }));
-    const plans = await Promise.all([...new Set(opts.dirs.map((d) => resolve(d)))].map((dir) =>
-      planDirectory(dir, { ...opts, resolver }, gatherer, notes).then((r) => { fail(r.failures); return r.plan; })));
+    // A few directories planned at once: their module trees are read under the process-wide
+    // open-files limit, and only the plans (not the parsed trees) outlive each directory.
+    const plans = await mapLimit([...new Set(opts.dirs.map((d) => resolve(d)))], PLAN_CONCURRENCY, (dir) =>
+      planDirectory(dir, { ...opts, resolver }, gatherer, notes).then((r) => { fail(r.failures); return r.plan; }));
 
     // Every package once, whatever the number of directories that need it.
     const packages = new Map<string, { plan: PlannedProvider; platform: string; dirs: DirPlan[] }>();
@@ -208,7 +212,7 @@ async function planDirectory(dir: string, opts: LockProvidersOptions & { resolve
   for (const e of reqs.errors) fail('config', '', '', problemText(e));
   if (reqs.builtIn.length) notes.push(`${dir}: not locked (built into OpenTofu): ${reqs.builtIn.join(', ')}`);
   try {
-    plan.text = await fs.readFile(plan.path, 'utf8');
+    plan.text = await readText(plan.path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') fail('config', '', '', `${plan.path}: ${errorText(err)}`);
   }

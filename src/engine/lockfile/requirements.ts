@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
-import { createLimiter, FS_CONCURRENCY, Limiter, mapLimit, readText } from '../fstree';
+import { FS_CONCURRENCY, mapLimit, readText, withOpenFile } from '../fstree';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
 import { ModuleBudget, untilAborted } from '../modules/budget';
 import type { ModuleRequest } from '../modules/resolve';
@@ -102,15 +102,13 @@ const CHILD_CONCURRENCY = 8;
 export async function collectProviderRequirements(dir: string, opts: CollectOptions = {}): Promise<ProviderRequirements> {
   const root = path.resolve(dir);
   const result: ProviderRequirements = { dir: root, providers: [], builtIn: [], modules: [], errors: [], files: [] };
-  // One bound on the file reads of the whole tree, however many modules are read at once.
-  const io = createLimiter(FS_CONCURRENCY);
   const budget = opts.budget ?? new ModuleBudget();
   // `chain`: the directories from the root (a call back into one is a cycle); `calls`: the calls that led here, for messages.
   const visit = async (moduleDir: string, modulePath: string, chain: string[], calls: string[]): Promise<Op[]> => {
     const ops: Op[] = [];
     const error = (problem: RequirementProblem) => { ops.push({ kind: 'error', problem }); };
     const require = (addr: ProviderAddress, origin: ConstraintOrigin) => { ops.push({ kind: 'require', addr, origin }); };
-    const files = await readModuleFiles(moduleDir, opts.overlay, ops, io);
+    const files = await readModuleFiles(moduleDir, opts.overlay, ops);
     const local = new Map<string, LocalRequirement>();
     for (const f of files) {
       for (const rp of extractFile(f.file, f.text).requiredProviders) {
@@ -213,11 +211,15 @@ export async function collectProviderRequirements(dir: string, opts: CollectOpti
 
 interface ModuleFile { path: string; text: string; file: ConfigFile; override: boolean }
 
-/** The module's configuration files (`.tofu` precedence applied), override files last; read in parallel, recorded in name order. */
-async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string> | undefined, ops: Op[], io: Limiter): Promise<ModuleFile[]> {
+/**
+ * The module's configuration files (`.tofu` precedence applied), override files last; read in
+ * parallel, recorded in name order. Every read counts against the process-wide open-files limit
+ * (withOpenFile), however many trees are read at once.
+ */
+async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string> | undefined, ops: Op[]): Promise<ModuleFile[]> {
   let names: string[];
   try {
-    names = (await io(() => fs.readdir(dir, { withFileTypes: true })))
+    names = (await withOpenFile(() => fs.readdir(dir, { withFileTypes: true })))
       .filter((e) => (e.isFile() || e.isSymbolicLink()) && isConfigFileName(e.name)).map((e) => path.join(dir, e.name)).sort();
   } catch (err) {
     ops.push({ kind: 'error', problem: { message: `cannot read module directory ${dir}: ${(err as Error).message}` } });
@@ -226,7 +228,7 @@ async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string>
   const used = applyTofuPrecedence(names).used;
   const texts = await mapLimit(used, FS_CONCURRENCY, (p) => {
     const text = overlay?.get(p);
-    return text !== undefined ? Promise.resolve(text) : io(() => readText(p)).catch((err: Error) => err);
+    return text !== undefined ? Promise.resolve(text) : readText(p).catch((err: Error) => err);
   });
   const out: ModuleFile[] = [];
   for (const [i, p] of used.entries()) {

@@ -13,7 +13,8 @@ import type { MirrorFailure, MirrorProgressEvent, MirrorReport } from './types';
 export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
 export { currentPlatform, defaultPlatforms, failureDetail, mirrorFailure, platformsSetting, STEP_LABEL } from './types';
 export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from './hash';
-export { findConfigDirs, readDirRequirements, parseLockFile } from './requirements';
+export { DEFAULT_MAX_CONFIG_DIRS, findConfigDirs, readDirRequirements, parseLockFile, scanConfigDirs } from './requirements';
+export type { ConfigDirScan } from './requirements';
 export { MirrorLockedError } from './layout';
 export { cliConfigSnippets, renderReportMarkdown } from './report';
 

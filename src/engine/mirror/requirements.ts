@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { impliedProvider, isBuiltInProvider, parseProviderSource } from '../addresses';
 import type { Block, Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
-import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
+import { exhaustedMessage, FS_CONCURRENCY, isExhausted, mapLimit, readText, walkTree, withOpenFile } from '../fstree';
 import { readLockFile } from '../lockfile/read';
 import type { ProviderRequirement } from './run';
 import { parseJsonBounded } from '../net/json-depth';
@@ -31,7 +31,7 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   const implied = new Set<string>();
   const localNames = new Set<string>();
   const builtIn = new Set<string>();
-  const names = (await fs.readdir(dir)).filter((n) => CONFIG_RE.test(n)).sort();
+  const names = (await withOpenFile(() => fs.readdir(dir))).filter((n) => CONFIG_RE.test(n)).sort();
   const texts = await mapLimit(names, FS_CONCURRENCY, (name) => readText(join(dir, name)));
   for (const [i, name] of names.entries()) {
     const text = texts[i];
@@ -64,7 +64,7 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   }
   let locks = new Map<string, { version: string; hashes: string[] }>();
   try {
-    locks = parseLockFile(await fs.readFile(join(dir, '.terraform.lock.hcl'), 'utf8'));
+    locks = parseLockFile(await readText(join(dir, '.terraform.lock.hcl')));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') errors.push(`${join(dir, '.terraform.lock.hcl')}: ${(err as Error).message}`);
   }
@@ -74,22 +74,70 @@ export async function readDirRequirements(dir: string): Promise<DirRequirements>
   return { requirements, notes, errors, builtIn: [...builtIn].sort() };
 }
 
+/** How many configuration directories a workspace walk collects by default (far above 10,000 root modules with a child each). */
+export const DEFAULT_MAX_CONFIG_DIRS = 50_000;
+/** How deep a workspace walk goes below each root. */
+export const MAX_CONFIG_DEPTH = 12;
+
+/** What a workspace walk found, and what it left out. */
+export interface ConfigDirScan {
+  /** Directories that contain configuration files, sorted (at most `maxDirs`). */
+  dirs: string[];
+  /** One message per root whose walk was cut short (the directory cap, or directories too deep); empty when complete. */
+  warnings: string[];
+  /** Some root had more configuration directories than the cap: `dirs` is incomplete. */
+  truncated: boolean;
+}
+
 /**
- * Directories under `root` that contain configuration files (skipping .terraform, .git, any other
- * hidden directory and node_modules; at most 12 levels deep), sorted. Directories are read in
- * parallel; past `limit` found, the walk stops and the first `limit` in sorted order are returned.
+ * The configuration directories under every root (skipping .terraform, .git, any other hidden
+ * directory and node_modules; at most MAX_CONFIG_DEPTH levels deep), de-duplicated and sorted.
+ * Past `maxDirs` directories found under one root its walk stops: what it left out is never
+ * silent — each root cut short gets a message in `warnings` that names the cap and its setting.
  */
-export async function findConfigDirs(root: string, limit = 2000): Promise<string[]> {
-  const out: string[] = [];
-  await walkTree(root, {
-    directory(dir, entries) {
-      if (entries.some((e) => e.isFile() && CONFIG_RE.test(e.name))) out.push(dir);
-    },
-    descend: (name, depth) => depth <= 12 && !name.startsWith('.') && name !== 'node_modules',
-    unreadable() { /* skipped: e.g. a directory without read permission beside the configuration */ },
-    done: () => out.length >= limit,
-  });
-  return out.sort().slice(0, limit);
+export async function scanConfigDirs(roots: readonly string[], opts: { maxDirs?: number } = {}): Promise<ConfigDirScan> {
+  const limit = opts.maxDirs ?? DEFAULT_MAX_CONFIG_DIRS;
+  const warnings: string[] = [];
+  let truncated = false;
+  const found = await Promise.all(roots.map(async (root) => {
+    const out: string[] = [];
+    let tooDeep = 0;
+    await walkTree(root, {
+      directory(dir, entries) {
+        if (entries.some((e) => e.isFile() && CONFIG_RE.test(e.name))) out.push(dir);
+      },
+      descend: (name, depth) => {
+        if (name.startsWith('.') || name === 'node_modules') return false;
+        if (depth <= MAX_CONFIG_DEPTH) return true;
+        tooDeep++;
+        return false;
+      },
+      unreadable(dir, err) {
+        // out of open files: fail, never a silently smaller workspace
+        if (isExhausted(err)) throw new Error(exhaustedMessage(dir, err));
+        // else skipped: e.g. a directory without read permission beside the configuration
+      },
+      // one past the cap: then it is known that something was left out
+      done: () => out.length > limit,
+    });
+    out.sort();
+    if (out.length > limit) {
+      warnings.push(`${root}: stopped after ${limit} configuration directories (the limit set by --max-dirs / tofuRegistry.maxConfigDirs); directories past it were not read`);
+      out.length = limit;
+      truncated = true;
+    }
+    if (tooDeep) warnings.push(`${root}: ${tooDeep} director${tooDeep === 1 ? 'y' : 'ies'} more than ${MAX_CONFIG_DEPTH} levels deep not searched`);
+    return out;
+  }));
+  return { dirs: [...new Set(found.flat())].sort(), warnings, truncated };
+}
+
+/**
+ * scanConfigDirs for one root, without the warnings: for callers that report nothing. Prefer
+ * scanConfigDirs wherever a cut-short walk can be shown to the user.
+ */
+export async function findConfigDirs(root: string, limit = DEFAULT_MAX_CONFIG_DIRS): Promise<string[]> {
+  return (await scanConfigDirs([root], { maxDirs: limit })).dirs;
 }
 
 interface RawRequirement { name: string; source?: string; version?: string }

@@ -32,6 +32,8 @@ export interface ModMirrorEngine {
   options?: { env?: NodeJS.ProcessEnv; caFiles?: string[] };
   listModuleVersions(a: RegistryModuleSource): Promise<{ versions: string[] }>;
   resolveDownloadLocation(a: RegistryModuleSource, version: string): Promise<{ version: string; location: string }>;
+  /** Forgets a cached download location (one that led to a failed fetch may have expired). */
+  forgetDownloadLocation?(a: RegistryModuleSource, version: string): Promise<void>;
 }
 
 export interface RunOptions {
@@ -276,8 +278,20 @@ export class MirrorRun {
         return { ...have, subdir };
       }
       unusable = 'archive'; // damaged, missing, or never mirrored
-      const loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version), signal));
-      const pkg = await step('fetch', () => fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions()));
+      let loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version), signal));
+      const pkg = await step('fetch', async () => {
+        try {
+          return await fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions());
+        } catch (err) {
+          // A cached location may have expired (a signed URL): ask again, and try a changed one once.
+          if (signal?.aborted || !engine.forgetDownloadLocation) throw err;
+          await engine.forgetDownloadLocation(src, version);
+          const fresh = await untilAborted(engine.resolveDownloadLocation(src, version), signal).catch(() => undefined);
+          if (!fresh || fresh.location === loc.location) throw err;
+          loc = fresh;
+          return fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions());
+        }
+      });
       fetched = pkg;
       await step('package', () => moduleDirectory(pkg.root, pkg.subdir, loc.location));
       const tempFile = temp = await step('write', () => this.site.tempArchive(p));

@@ -96,26 +96,36 @@ export interface DirectoryCheckResult {
   variables: { path: string; name: string; type: string }[];
 }
 
+/**
+ * Directories checked at once: enough for the module lookups of many directories to overlap (a
+ * registry's latency is paid once per round, not once per directory), few enough that only their
+ * parsed files are in memory — each directory's are dropped once it is checked.
+ */
+const CHECK_CONCURRENCY = 16;
+
 /** Every configuration directory under `root` (recursively, skipping .terraform/.git/node_modules). */
 export async function checkDirectory(root: string, resolver: ModuleResolver | undefined): Promise<DirectoryCheckResult> {
   const files = (await findConfigFiles([root])).filter((f) => isConfigFileName(f));
   const dirs = [...new Set(files.map((f) => path.dirname(f)))].sort();
+  const perDir = await mapLimit(dirs, CHECK_CONCURRENCY, (dir) => checkOneDirectory(dir, resolver));
+  return { diagnostics: perDir.flatMap((r) => r.diagnostics), variables: perDir.flatMap((r) => r.variables) };
+}
+
+/** One directory's files: read, parsed, checked; only the results are kept. */
+async function checkOneDirectory(dir: string, resolver: ModuleResolver | undefined): Promise<DirectoryCheckResult> {
   const out: DirectoryCheckResult = { diagnostics: [], variables: [] };
-  // Every directory is read and parsed up front, in parallel; the checks (which may fetch modules) run in order.
-  const loadedDirs = await mapLimit(dirs, 4, (dir) => loadConfigDir(dir));
-  for (const [i, dir] of dirs.entries()) {
-    const loaded = loadedDirs[i].files;
-    // Override files: problems that only appear once they are merged over the primary files.
-    const merge = interfaceFromFiles(dir, loaded).overrideDiagnostics;
-    for (const f of loaded) {
-      const p = path.join(dir, path.basename(f.path));
-      const r = await checkFile({ path: f.path, text: f.text, syntax: f.file.syntax, summary: f.summary, file: f.file }, resolver);
-      const diags = [...r.diagnostics, ...merge.filter((m) => m.path === f.path).map((m) => m.diagnostic)];
-      diags.sort((a, b) => a.range.start.offset - b.range.start.offset);
-      for (const d of f.file.diagnostics) if (d.severity === 'error') out.diagnostics.push({ path: p, diagnostic: d });
-      for (const d of diags) out.diagnostics.push({ path: p, diagnostic: d });
-      for (const v of r.variables) out.variables.push({ path: p, name: v.name, type: v.type });
-    }
+  const loaded = (await loadConfigDir(dir)).files;
+  // Override files: problems that only appear once they are merged over the primary files.
+  const merge = interfaceFromFiles(dir, loaded).overrideDiagnostics;
+  const results = await Promise.all(loaded.map((f) => checkFile({ path: f.path, text: f.text, syntax: f.file.syntax, summary: f.summary, file: f.file }, resolver)));
+  for (const [i, f] of loaded.entries()) {
+    const p = path.join(dir, path.basename(f.path));
+    const r = results[i];
+    const diags = [...r.diagnostics, ...merge.filter((m) => m.path === f.path).map((m) => m.diagnostic)];
+    diags.sort((a, b) => a.range.start.offset - b.range.start.offset);
+    for (const d of f.file.diagnostics) if (d.severity === 'error') out.diagnostics.push({ path: p, diagnostic: d });
+    for (const d of diags) out.diagnostics.push({ path: p, diagnostic: d });
+    for (const v of r.variables) out.variables.push({ path: p, name: v.name, type: v.type });
   }
   return out;
 }

@@ -50,9 +50,20 @@ const DEFAULT_MAX_EXTRACTED = 256 * 1024 * 1024;
 const DEFAULT_MAX_ENTRIES = 20000;
 const DEFAULT_GIT_TIMEOUT = 10 * 60 * 1000;
 
-/** The CA certificates an engine adds to the system roots (its caFiles, NODE_EXTRA_CA_CERTS): git must trust them too. */
-export function engineCaCertificates(engine: { options?: { env?: NodeJS.ProcessEnv; caFiles?: string[] } }): string[] {
-  return extraCaCertificates(engine.options?.env ?? process.env, engine.options?.caFiles ?? []);
+type EngineTrust = { options?: { env?: NodeJS.ProcessEnv; caFiles?: string[] } };
+const caCertificatesByEngine = new WeakMap<EngineTrust, string[]>();
+
+/**
+ * The CA certificates an engine adds to the system roots (its caFiles, NODE_EXTRA_CA_CERTS): git
+ * must trust them too. Read once per engine (every module fetch of a run asks).
+ */
+export function engineCaCertificates(engine: EngineTrust): string[] {
+  let pems = caCertificatesByEngine.get(engine);
+  if (!pems) {
+    pems = extraCaCertificates(engine.options?.env ?? process.env, engine.options?.caFiles ?? []);
+    caCertificatesByEngine.set(engine, pems);
+  }
+  return pems;
 }
 
 /** A module location as it may appear in messages (shownUrl: forced getters, user information, secret parameters). */

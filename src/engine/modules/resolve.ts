@@ -1,13 +1,17 @@
 // Finding the directory of a called module: local paths, absolute paths (read in place, honouring
-// `//subdir`), modules installed by `tofu init`
-// (.terraform/modules/modules.json), and registry / HTTP archive / git sources fetched into a
-// cache. Results (and failures, briefly) are cached per (caller dir, source, version).
+// `//subdir`), modules installed by `tofu init` (.terraform/modules/modules.json, found once per
+// directory chain: InstalledModules), and registry / HTTP archive / git sources fetched into a
+// cache. A registry module is resolved once per (address, selected version) — never per call,
+// calling directory or constraint — and a remote one once per source; the version list and the
+// download location come from the engine's caches. Failures are remembered briefly.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine';
 import { parseModuleSource, splitSubdir } from '../addresses/module-source';
+import type { ModuleAddress } from '../addresses/module-source';
+import { readTextIfExists, withOpenFile } from '../fstree';
 import { redactUrls, shownUrl } from '../net/http-errors';
-import { selectVersions } from '../versions';
+import { selectVersions, tryParseConstraint } from '../versions';
 import { engineCaCertificates, fetchModule, FetchOptions } from './fetch';
 import { loadModuleInterface, ModuleInterface } from './variables';
 
@@ -48,116 +52,234 @@ export interface ResolverOptions {
 
 interface ModulesJson { Modules?: { Key?: string; Source?: string; Version?: string; Dir?: string }[] }
 
+/** The `.terraform/modules/modules.json` that applies to a directory: the nearest one above it (or in it). */
+interface Manifest { root: string; doc?: ModulesJson }
+
+/** How far up a directory chain a modules.json is looked for. */
+const MANIFEST_LEVELS = 32;
+
+/**
+ * What `tofu init` installed, looked up through the modules.json that applies to a caller: each
+ * directory of a chain is asked once (a monorepo's thousands of module calls share the reads of
+ * their common parents instead of walking up to / each time). Forget it when files may have
+ * changed (clear()).
+ */
+export class InstalledModules {
+  private readonly manifests = new Map<string, Promise<Manifest | undefined>>();
+
+  /** The module as `tofu init` installed it for this call, or undefined. */
+  async find(req: ModuleRequest): Promise<{ dir: string; version?: string } | undefined> {
+    const callerDir = path.resolve(req.callerDir);
+    const manifest = await this.manifestFor(callerDir, MANIFEST_LEVELS);
+    if (!manifest?.doc) return undefined;
+    const mods = manifest.doc.Modules ?? [];
+    const callerRel = path.relative(manifest.root, callerDir).split(path.sep).join('/') || '.';
+    // The key of the calling module: "" for the root, else the entry whose Dir is the caller.
+    const parent = callerRel === '.' ? { Key: '' } : mods.find((m) => normDir(m.Dir) === callerRel);
+    if (!parent) return undefined;
+    const key = parent.Key ? `${parent.Key}.${req.name}` : req.name;
+    const entry = mods.find((m) => m.Key === key);
+    if (!entry?.Dir) return undefined;
+    // A source edited since `tofu init` is not installed any more.
+    if (entry.Source && entry.Source !== req.source && !entry.Source.endsWith(`/${req.source}`)) return undefined;
+    const dir = path.resolve(manifest.root, entry.Dir);
+    if (!(await withOpenFile(() => fs.stat(dir)).catch(() => undefined))?.isDirectory()) return undefined;
+    return { dir, version: entry.Version };
+  }
+
+  clear(): void { this.manifests.clear(); }
+
+  /** The manifest in `dir` or the nearest above it (up to `levels` directories), read once per directory. */
+  private manifestFor(dir: string, levels: number): Promise<Manifest | undefined> {
+    let p = this.manifests.get(dir);
+    if (!p) {
+      p = (async () => {
+        const text = await readTextIfExists(path.join(dir, '.terraform', 'modules', 'modules.json'));
+        if (text !== undefined) {
+          try { return { root: dir, doc: JSON.parse(text) as ModulesJson }; } catch { return { root: dir }; } // unreadable: nothing installed
+        }
+        const up = path.dirname(dir);
+        return up === dir || levels <= 1 ? undefined : this.manifestFor(up, levels - 1);
+      })();
+      this.manifests.set(dir, p);
+      // a read error (not "no such file") is not remembered: the next request tries again
+      p.catch(() => { if (this.manifests.get(dir) === p) this.manifests.delete(dir); });
+    }
+    return p;
+  }
+}
+
 export class ModuleResolver {
-  private readonly cache = new Map<string, Promise<ResolvedModule>>();
+  /** Local and installed modules by directory (their files may change while editing: invalidateLocal). */
+  private readonly local = new Map<string, Promise<ResolvedModule>>();
+  /** Registry modules by (address, selected version, subdir, answer context); remote ones by source. */
+  private readonly packages = new Map<string, Promise<ResolvedModule>>();
+  /** What `tofu init` installed, by the modules.json that applies to each caller. */
+  readonly installed = new InstalledModules();
+  private fetchOptions?: FetchOptions;
 
   constructor(private readonly opts: ResolverOptions) {}
 
   /** Resolve and load the module's variables. Rejects with an error that names the source. */
-  resolve(req: ModuleRequest): Promise<ResolvedModule> {
-    const key = JSON.stringify([path.resolve(req.callerDir), req.name, req.source, req.version ?? '']);
-    const hit = this.cache.get(key);
-    if (hit) return hit;
-    const promise = this.doResolve(req);
-    this.cache.set(key, promise);
-    const ttl = this.opts.failureTtlMs ?? 30_000;
-    const forget = () => { if (this.cache.get(key) === promise) this.cache.delete(key); };
-    // a cancelled fetch says nothing about the module: the next caller fetches again
-    promise.catch(() => (req.signal?.aborted ? forget() : setTimeout(forget, ttl).unref?.()));
-    return promise;
-  }
-
-  /** Forget everything (e.g. after files of a local module changed). */
-  clear(): void { this.cache.clear(); }
-
-  /** Forget local/installed results only: their files may change while editing. */
-  invalidateLocal(): void {
-    for (const [k, v] of this.cache) {
-      v.then((r) => { if (r.via === 'local' || r.via === 'installed') this.cache.delete(k); }, () => undefined);
-    }
-  }
-
-  private async doResolve(req: ModuleRequest): Promise<ResolvedModule> {
+  async resolve(req: ModuleRequest): Promise<ResolvedModule> {
     const src = parseModuleSource(req.source);
     // A source may carry user:password or a signed query: messages show it redacted.
     const shown = shownUrl(req.source);
     if (src.kind === 'local') {
       const dir = path.resolve(req.callerDir, src.path);
-      const st = await fs.stat(dir).catch(() => undefined);
-      if (!st?.isDirectory()) throw new Error(`module directory ${src.path} does not exist (resolved to ${dir})`);
-      return { dir, via: 'local', iface: await loadModuleInterface(dir) };
+      return this.once(this.local, `local ${dir}`, async () => {
+        const st = await withOpenFile(() => fs.stat(dir)).catch(() => undefined);
+        if (!st?.isDirectory()) throw new Error(`module directory ${src.path} does not exist (resolved to ${dir})`);
+        return { dir, via: 'local', iface: await loadModuleInterface(dir) };
+      });
     }
     if (src.kind === 'file') {
       // tofu init copies this directory like a remote package; its files are read in place
       // (as current as a local module). Not there (written for another machine): the installed copy.
       const dir = path.join(path.resolve(splitSubdir(req.source)[0]), src.subdir ?? '');
-      if ((await fs.stat(dir).catch(() => undefined))?.isDirectory()) return { dir, via: 'local', iface: await loadModuleInterface(dir) };
-      const copy = await findInstalled(req);
-      if (copy) return { dir: copy.dir, via: 'installed', iface: await loadModuleInterface(copy.dir) };
+      if ((await withOpenFile(() => fs.stat(dir)).catch(() => undefined))?.isDirectory()) {
+        return this.once(this.local, `local ${dir}`, async () => ({ dir, via: 'local', iface: await loadModuleInterface(dir) }));
+      }
+      const copy = await this.installed.find(req);
+      if (copy) return this.installedModule(copy);
       throw new Error(`module directory ${shown} does not exist (${redactUrls(dir)})`);
     }
-    const installed = await findInstalled(req);
-    if (installed) return { dir: installed.dir, via: 'installed', version: installed.version, iface: await loadModuleInterface(installed.dir) };
+    const installed = await this.installed.find(req);
+    if (installed) return this.installedModule(installed);
     if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(shown)}: ${redactUrls(src.error ?? 'unrecognised')}`);
     const { engine, cacheDir } = this.opts;
     if (!engine || !cacheDir) throw new Error(`module ${shown} is not installed (run tofu init) and no download cache is configured`);
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${shown} is not installed, and network access is disabled`);
-    const fetchOpts: FetchOptions = {
-      http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes,
-      caCertificates: engineCaCertificates(engine), signal: req.signal,
-    };
     if (src.kind === 'registry') {
-      const list = await engine.listModuleVersions(src);
-      const sel = selectVersions(list.versions, req.version ?? null, 'module');
-      if (sel.error) throw new Error(`module ${src.address}: ${sel.error}`);
-      if (!sel.selected) {
-        throw new Error(`no version of module ${src.address} on ${src.host} matches ${req.version ? JSON.stringify(req.version) : 'any version'}`);
-      }
-      const loc = await engine.resolveDownloadLocation(src, sel.selected);
-      let location = loc.location;
-      if (src.subdir) location = addSubdir(location, src.subdir);
+      const version = await this.selectVersion(engine, src, req.version ?? null);
       // Keyed like the registry's answers (engine.answerContext): a package fetched where another
       // `host` block, CA, proxy or credentials source pointed is never served for this one.
-      const dir = await fetchModule(location, `${src.fullAddress}@${loc.version}|${engine.answerContext([src.host])}`, fetchOpts);
-      return { dir, via: 'registry', version: loc.version, iface: await loadModuleInterface(dir) };
+      const context = engine.answerContext([src.host]);
+      return this.once(this.packages, `registry ${src.fullAddress}@${version}//${src.subdir ?? ''}|${context}`, async () => {
+        const dir = await this.fetchRegistryModule(engine, src, version, `${src.fullAddress}@${version}|${context}`, req.signal);
+        return { dir, via: 'registry', version, iface: await loadModuleInterface(dir) };
+      }, req.signal);
     }
     if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github' || src.kind === 'bitbucket') {
       // The source names where it comes from; the trust (CAs, proxy) it was fetched under is in the key too.
-      const dir = await fetchModule(req.source, `${req.source}|${engine.answerContext([])}`, fetchOpts);
-      return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
+      const key = `${req.source}|${engine.answerContext([])}`;
+      return this.once(this.packages, `remote ${key}`, async () => {
+        const dir = await fetchModule(req.source, key, this.fetchOpts(engine, cacheDir, req.signal));
+        return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
+      }, req.signal);
     }
     throw new Error(`cannot read the variables of module source ${shown}: ${src.description} sources are not supported`);
   }
+
+  /** Forget everything (e.g. after files of a local module changed). */
+  clear(): void {
+    this.local.clear();
+    this.packages.clear();
+    this.installed.clear();
+  }
+
+  /** Forget local/installed results only: their files may change while editing. */
+  invalidateLocal(): void {
+    this.local.clear();
+    this.installed.clear();
+  }
+
+  /**
+   * The version `tofu init` selects. An exact pin ("1.2.0", "= 1.2.0") is taken as it is: its
+   * download location (cached) answers whether it exists, so no version list is asked for; else
+   * (or when the pin does not exist) the list decides, with its message.
+   */
+  private async selectVersion(engine: Engine, src: ModuleAddress, constraint: string | null): Promise<string> {
+    const pinned = exactPin(constraint);
+    if (pinned !== undefined) {
+      const loc = await engine.resolveDownloadLocation(src, pinned).catch(() => undefined);
+      if (loc) return loc.version;
+    }
+    const list = await engine.listModuleVersions(src);
+    const sel = selectVersions(list.versions, constraint, 'module');
+    if (sel.error) throw new Error(`module ${src.address}: ${sel.error}`);
+    if (!sel.selected) {
+      throw new Error(`no version of module ${src.address} on ${src.host} matches ${constraint ? JSON.stringify(constraint) : 'any version'}`);
+    }
+    return (await engine.resolveDownloadLocation(src, sel.selected)).version;
+  }
+
+  /**
+   * Fetches a registry module version (once per package key: fetchModule keeps it on disk). A
+   * cached download location may have gone stale (a signed URL that expired): one failed fetch
+   * asks the registry again, and a location that changed is tried once.
+   */
+  private async fetchRegistryModule(engine: Engine, src: ModuleAddress & { subdir?: string }, version: string, key: string, signal?: AbortSignal): Promise<string> {
+    const opts = this.fetchOpts(engine, this.opts.cacheDir!, signal);
+    const withSubdir = (location: string) => (src.subdir ? addSubdir(location, src.subdir) : location);
+    const loc = await engine.resolveDownloadLocation(src, version);
+    try {
+      return await fetchModule(withSubdir(loc.location), key, opts);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      await engine.forgetDownloadLocation(src, version);
+      const fresh = await engine.resolveDownloadLocation(src, version).catch(() => undefined);
+      if (!fresh || fresh.location === loc.location) throw err;
+      return fetchModule(withSubdir(fresh.location), key, opts);
+    }
+  }
+
+  private installedModule(found: { dir: string; version?: string }): Promise<ResolvedModule> {
+    return this.once(this.local, `installed ${found.dir} ${found.version ?? ''}`, async () => ({
+      dir: found.dir, via: 'installed', version: found.version, iface: await loadModuleInterface(found.dir),
+    }));
+  }
+
+  /** The fetch settings of this resolver (the engine's CA certificates read once), with the caller's signal. */
+  private fetchOpts(engine: Engine, cacheDir: string, signal?: AbortSignal): FetchOptions {
+    this.fetchOptions ??= {
+      http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes,
+      caCertificates: engineCaCertificates(engine),
+    };
+    return signal ? { ...this.fetchOptions, signal } : this.fetchOptions;
+  }
+
+  /**
+   * One promise per key in `memo`; a failure is forgotten after failureTtlMs (default 30 s), a
+   * cancelled one at once (it says nothing about the module: the next caller fetches again).
+   */
+  private once(memo: Map<string, Promise<ResolvedModule>>, key: string, run: () => Promise<ResolvedModule>, signal?: AbortSignal): Promise<ResolvedModule> {
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const promise = run();
+    memo.set(key, promise);
+    const ttl = this.opts.failureTtlMs ?? 30_000;
+    const forget = () => { if (memo.get(key) === promise) memo.delete(key); };
+    promise.catch(() => (signal?.aborted ? forget() : setTimeout(forget, ttl).unref?.()));
+    return promise;
+  }
 }
 
-// Remote modules read per resolver (its own cache lives as long): one fetch per (source, constraint).
-const sharedByResolver = new WeakMap<ModuleResolver, Map<string, Promise<string>>>();
+/** The version an exact constraint pins ("1.2.0", "= v1.2.0"), or undefined for any other constraint. */
+function exactPin(constraint: string | null): string | undefined {
+  if (constraint === null) return undefined;
+  const parsed = tryParseConstraint(constraint, 'module');
+  if ('error' in parsed || parsed.constraint.terms.length !== 1) return undefined;
+  const term = parsed.constraint.terms[0];
+  return term.op === '=' ? term.version.raw : undefined;
+}
 
 /**
- * Reads called modules for many root modules at once: installed ones in place (per caller), others
- * through `resolver` once per (source, constraint) — their directory does not depend on the caller
- * — in this run and the next; a failure is not remembered here (the resolver keeps it briefly).
- * `fetch: false` (untrusted workspace, offline): installed modules only.
+ * Reads called modules for many root modules at once: installed ones in place (per caller, through
+ * `installed`: one run's memo of the modules.json files, a new one by default), others through
+ * `resolver` — which resolves each registry module once per selected version and each remote
+ * source once, whatever the caller. `fetch: false` (untrusted workspace, offline): installed
+ * modules only.
  */
-export function sharedModuleReader(resolver: ModuleResolver | undefined, opts: { fetch?: boolean } = {}): { resolve(req: ModuleRequest): Promise<{ dir: string }> } {
-  let memo = resolver && sharedByResolver.get(resolver);
-  if (resolver && !memo) sharedByResolver.set(resolver, (memo = new Map()));
+export function sharedModuleReader(resolver: ModuleResolver | undefined, opts: { fetch?: boolean; installed?: InstalledModules } = {}): { resolve(req: ModuleRequest): Promise<{ dir: string }> } {
+  const installed = opts.installed ?? new InstalledModules();
   return {
     async resolve(req: ModuleRequest) {
-      const installed = await findInstalled(req);
-      if (installed) return { dir: installed.dir };
-      if (!resolver || !memo) throw new Error(`module ${shownUrl(req.source)} is not installed (run tofu init)`);
+      const found = await installed.find(req);
+      if (found) return { dir: found.dir };
+      if (!resolver) throw new Error(`module ${shownUrl(req.source)} is not installed (run tofu init)`);
       if (opts.fetch === false) throw new Error(`module ${shownUrl(req.source)} is not installed, and registry lookups are disabled`);
-      if (parseModuleSource(req.source).kind === 'local') return resolver.resolve(req);
-      const key = JSON.stringify([req.source, req.version ?? '']);
-      let dir = memo.get(key);
-      if (!dir) {
-        const fetched = resolver.resolve(req).then((r) => r.dir);
-        memo.set(key, fetched);
-        fetched.catch(() => { if (memo!.get(key) === fetched) memo!.delete(key); });
-        dir = fetched;
-      }
-      return { dir: await dir };
+      return { dir: (await resolver.resolve(req)).dir };
     },
   };
 }
@@ -172,34 +294,9 @@ function addSubdir(location: string, subdir: string): string {
   return hasSub ? `${base}/${subdir}${query}` : `${base}//${subdir}${query}`;
 }
 
-/** The module as `tofu init` installed it, found via .terraform/modules/modules.json above the caller. */
-export async function findInstalled(req: ModuleRequest): Promise<{ dir: string; version?: string } | undefined> {
-  let root = path.resolve(req.callerDir);
-  for (let i = 0; i < 32; i++) {
-    const manifest = path.join(root, '.terraform', 'modules', 'modules.json');
-    const text = await fs.readFile(manifest, 'utf8').catch(() => undefined);
-    if (text !== undefined) {
-      let doc: ModulesJson;
-      try { doc = JSON.parse(text) as ModulesJson; } catch { return undefined; }
-      const mods = doc.Modules ?? [];
-      const callerRel = path.relative(root, path.resolve(req.callerDir)).split(path.sep).join('/') || '.';
-      // The key of the calling module: "" for the root, else the entry whose Dir is the caller.
-      const parent = callerRel === '.' ? { Key: '' } : mods.find((m) => normDir(m.Dir) === callerRel);
-      if (!parent) return undefined;
-      const key = parent.Key ? `${parent.Key}.${req.name}` : req.name;
-      const entry = mods.find((m) => m.Key === key);
-      if (!entry?.Dir) return undefined;
-      // A source edited since `tofu init` is not installed any more.
-      if (entry.Source && entry.Source !== req.source && !entry.Source.endsWith(`/${req.source}`)) return undefined;
-      const dir = path.resolve(root, entry.Dir);
-      if (!(await fs.stat(dir).catch(() => undefined))?.isDirectory()) return undefined;
-      return { dir, version: entry.Version };
-    }
-    const up = path.dirname(root);
-    if (up === root) break;
-    root = up;
-  }
-  return undefined;
+/** The module as `tofu init` installed it (a one-off lookup; many lookups share an InstalledModules). */
+export function findInstalled(req: ModuleRequest, installed: InstalledModules = new InstalledModules()): Promise<{ dir: string; version?: string } | undefined> {
+  return installed.find(req);
 }
 
 function normDir(d: string | undefined): string {

@@ -52,6 +52,13 @@ function secureContextFor(extra: string[]): SecureContext {
   return ctx;
 }
 
+/**
+ * Connections kept open to one origin at once, for every request of the engine (each is a file
+ * descriptor): a run over thousands of directories queues its requests here instead of opening a
+ * socket per request in flight. Above the mirrors' largest download and request slots (64 + 16).
+ */
+export const CONNECTIONS_PER_ORIGIN = 96;
+
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const extra = extraCaCertificates(opts.env, opts.caFiles);
   // One secure context for every connection: building it from ~150 PEM roots per TLS handshake
@@ -62,8 +69,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   if (httpsProxy) {
     return new EnvHttpProxyAgent({
       httpsProxy, httpProxy: httpsProxy, noProxy: noProxy ?? '',
-      connect, requestTls: connect, proxyTls: connect,
+      connect, requestTls: connect, proxyTls: connect, connections: CONNECTIONS_PER_ORIGIN,
     });
   }
-  return new Agent({ connect, keepAliveTimeout: 4_000 });
+  return new Agent({ connect, keepAliveTimeout: 4_000, connections: CONNECTIONS_PER_ORIGIN });
 }

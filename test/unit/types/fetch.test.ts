@@ -197,14 +197,14 @@ test('CLI types check: registry modules go to the CLI disk cache (--cache-dir, $
   assert.equal(fresh.stdout, expected);
   assert.ok(!existsSync(xdg), 'nothing written to $XDG_CACHE_HOME/tofu-registry');
   assert.equal(reg.server.count('/archives/acme/net/aws/1.0.0.tar.gz'), 1);
-  // default: $XDG_CACHE_HOME/tofu-registry holds discovery, version lists and the module
+  // default: $XDG_CACHE_HOME/tofu-registry holds discovery, the download location and the module
+  // (the version is pinned: "1.0.0" needs no version list)
   assert.equal((await run()).stdout, expected);
-  assert.deepEqual(readdirSync(join(xdg, 'tofu-registry')).sort().filter((n) => n === 'modules' || n === 'module-versions'), ['module-versions', 'modules']);
+  assert.deepEqual(readdirSync(join(xdg, 'tofu-registry')).sort().filter((n) => ['modules', 'module-versions', 'module-locations'].includes(n)), ['module-locations', 'modules']);
   reg.server.resetLog();
   assert.equal((await run()).stdout, expected);
-  // discovery, the version list and the archive come from the disk cache; only the download
-  // location of the selected version is asked again (it is not cached)
-  assert.deepEqual(reg.server.requests.map((r) => r.path), ['/v1/modules/acme/net/aws/1.0.0/download']);
+  // discovery, the download location and the archive come from the disk cache: no request at all
+  assert.deepEqual(reg.server.requests.map((r) => r.path), []);
   // --cache-dir DIR is relative to the working directory
   assert.equal((await run('--cache-dir', 'own-cache')).stdout, expected);
   assert.ok(existsSync(join(work, 'own-cache', 'modules')));
