@@ -151,7 +151,7 @@ export class ModuleResolver {
     if (!engine || !cacheDir) throw new Error(`module ${shown} is not installed (run tofu init) and no download cache is configured`);
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${shown} is not installed, and network access is disabled`);
     if (src.kind === 'registry') {
-      const version = await this.selectVersion(engine, src, req.version ?? null);
+      const version = await this.selectVersion(engine, src, req.version ?? null, req.signal);
       // Keyed like the registry's answers (engine.answerContext): a package fetched where another
       // `host` block, CA, proxy or credentials source pointed is never served for this one.
       const context = engine.answerContext([src.host]);
@@ -189,11 +189,12 @@ export class ModuleResolver {
    * download location (cached) answers whether it exists, so no version list is asked for; else
    * (or when the pin does not exist) the list decides, with its message.
    */
-  private async selectVersion(engine: Engine, src: ModuleAddress, constraint: string | null): Promise<string> {
+  private async selectVersion(engine: Engine, src: ModuleAddress, constraint: string | null, signal?: AbortSignal): Promise<string> {
     const pinned = exactPin(constraint);
     if (pinned !== undefined) {
       const loc = await engine.resolveDownloadLocation(src, pinned).catch(() => undefined);
       if (loc) return loc.version;
+      signal?.throwIfAborted(); // a cancelled run asks nothing more
     }
     const list = await engine.listModuleVersions(src);
     const sel = selectVersions(list.versions, constraint, 'module');

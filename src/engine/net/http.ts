@@ -58,6 +58,7 @@ export class HttpClient {
   readonly timeoutMs: number;
   readonly userAgent: string;
   private dispatcher?: Dispatcher;
+  private disposed = false;
   private readonly maxRedirects: number;
   private readonly maxAttempts: number;
   private readonly maxRetryDelayMs: number;
@@ -71,6 +72,9 @@ export class HttpClient {
   }
 
   private getDispatcher(): Dispatcher {
+    // Work still running when its run ended (a cancelled walk's fallback request) must not open a
+    // new connection pool: it would keep the process alive until the request timed out.
+    if (this.disposed) throw new RegistryError('aborted', 'the registry client was closed: the run has ended');
     this.dispatcher ??= createDispatcher({
       env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy, noProxy: this.opts.noProxy,
       connectTimeoutMs: this.timeoutMs,
@@ -153,6 +157,7 @@ export class HttpClient {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     const d = this.dispatcher;
     this.dispatcher = undefined;
     if (d) await d.destroy().catch(() => undefined);
