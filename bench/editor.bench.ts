@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReporter } from './index';
 import type { ActivationSample } from './activate-child';
+import { timedNode, withoutExtraCa } from './floors';
 import { readyTimed, readyTimedSync } from './machine';
 import { parseConfig } from '../src/engine/config';
 import { versionCompletions } from '../src/editor/logic/completion';
@@ -125,13 +126,19 @@ export function reportBundle(report: BenchReporter, root: string): void {
       const total = vendor.reduce((n, [, b]) => n + b, 0);
       report.note(`loaded on first use, not at activation: dist/vendor/ ${vendor.map(([f, b]) => `${f} ${(b / 1e3).toFixed(0)} kB`).join(', ')} — ${((size + total) / 1e6).toFixed(2)} MB with the bundle`);
     }
-    // A fresh process each (bench/activate-child.ts), the best of 3 ready times (machine.ts).
+    // A fresh process each (bench/activate-child.ts), the best of 3 ready times (machine.ts),
+    // against Node's own start-up in fresh processes (node -e 0, without this environment's
+    // NODE_EXTRA_CA_CERTS), the best of 3 ready times too.
     const runs = [0, 1, 2].map(() => activationSample(bundle));
     const { loadMs, activateMs, vendorLoaded } = runs.reduce((a, b) => (a.loadMs + a.activateMs <= b.loadMs + b.activateMs ? a : b));
+    const start = Math.min(...[0, 1, 2].map(() => timedNode(['-e', '0'], withoutExtraCa()).readyMs));
+    const act = loadMs + activateMs;
     report.result('bundle evaluation (require dist/extension.js)', `${loadMs.toFixed(1)} ms`);
-    report.result('bundle evaluation + activate() (stand-in host, best of 3)', `${(loadMs + activateMs).toFixed(1)} ms`, '≤ 50 ms', loadMs + activateMs <= 50);
+    report.result('bundle evaluation + activate() (stand-in host, best of 3)', `${act.toFixed(1)} ms`);
+    report.result('the same vs Node\'s own start-up (node -e 0, best of 3)', `${(act / start).toFixed(2)}× (${start.toFixed(1)} ms)`, '≤ 1× Node\'s start-up', act <= start);
     report.note(`ready times ${runs.map((r) => (r.loadMs + r.activateMs).toFixed(1)).join(' / ')} ms (a busy machine's waits for a core taken off), wall times ${runs.map((r) => r.wallMs.toFixed(1)).join(' / ')} ms. ` +
-      `An absolute budget, kept while it is met with a wide margin: ${(50 / (loadMs + activateMs)).toFixed(1)}× here`);
+      `The 50 ms budget ${act <= 25 ? 'is met with a wide margin' : act <= 50 ? 'is met, but not with a wide margin' : 'is not met'} here (${act.toFixed(1)} ms); ` +
+      'the target is a floor of the same run instead, as slow or fast as the machine: activating costs no more than starting Node');
     report.note(vendorLoaded.length ? `loaded at activation from dist/vendor/: ${vendorLoaded.join(', ')}` : 'nothing from dist/vendor/ loaded at activation');
   }
   const act = lastActivation(join(root, 'test-output', 'activation.json'), bundle);
