@@ -189,7 +189,7 @@ export class HashGatherer {
           return { platform: t.platform, error };
         }
         if (!meta.packages) return { platform: t.platform, meta };
-        const sums = await this.origin!.signedSums(meta, this.opts.signal, this.requests);
+        const sums = await this.origin!.signedSums(meta, this.opts.signal, this.slots);
         const listed = checkSha256Sums(sums.document, meta.filename, meta.shasum);
         if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
         const contradiction = checkPackages(sums.document, { ...meta, packages: meta.packages });

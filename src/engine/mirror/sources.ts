@@ -45,6 +45,8 @@ export interface FetchContext {
 export interface FetchSlots {
   request: Limiter;
   download: Limiter;
+  /** One request at a time (concurrency 1): even a SHA256SUMS and its signature, one after the other. */
+  serial?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export function smallRequestLimit(concurrency: number): number {
 /** The slots of a run downloading `concurrency` archives at once; at concurrency 1 one slot serves both. */
 export function fetchSlots(concurrency: number): FetchSlots {
   const download = createLimiter(Math.max(1, concurrency));
-  return { download, request: concurrency <= 1 ? download : createLimiter(smallRequestLimit(concurrency)) };
+  return concurrency <= 1 ? { download, request: download, serial: true } : { download, request: createLimiter(smallRequestLimit(concurrency)) };
 }
 
 const unlimited: Limiter = (fn) => fn();
@@ -151,13 +153,13 @@ export class RegistrySource implements ArchiveSource {
 
   /**
    * SHA256SUMS of the version `meta` belongs to, once its signature verified (steps 'sha256sums',
-   * 'signature'); fetched and verified once per document for every platform and caller. `slot`
-   * bounds the two requests (the caller's request slots); the signature check runs outside it.
+   * 'signature'); fetched and verified once per document for every platform and caller. `slots`
+   * bound the two requests (the caller's request slots); the signature check runs outside them.
    */
-  async signedSums(meta: ProviderPackageMeta, signal?: AbortSignal, slot: Limiter = unlimited): Promise<SignedSums> {
+  async signedSums(meta: ProviderPackageMeta, signal?: AbortSignal, slots?: FetchSlots): Promise<SignedSums> {
     let docs: { doc: Buffer; sig: Buffer };
     try {
-      docs = await this.fetchDocuments(meta, signal, slot);
+      docs = await this.fetchDocuments(meta, signal, slots);
     } catch (err) {
       throw new MirrorStepError(err instanceof MirrorStepError ? err.step : 'sha256sums', errorText(err));
     }
@@ -170,7 +172,7 @@ export class RegistrySource implements ArchiveSource {
     const slots = ctx.slots ?? { request: unlimited, download: unlimited };
     const meta = ctx.meta ?? await slots.request(() => this.metadata(t, ctx.signal));
     const shasum = String(meta.shasum ?? '').toLowerCase();
-    const documents = this.fetchDocuments(meta, ctx.signal, slots.request);
+    const documents = this.fetchDocuments(meta, ctx.signal, slots);
     documents.catch(() => undefined); // awaited below; don't let an early failure go unhandled
     const pkg = meta.packages?.[t.platform];
 
@@ -231,22 +233,24 @@ export class RegistrySource implements ArchiveSource {
   }
 
   /** SHA256SUMS and SHA256SUMS.sig, fetched once per URL pair (shared by every platform). */
-  private fetchDocuments(meta: ProviderPackageMeta, signal?: AbortSignal, slot: Limiter = unlimited): Promise<{ doc: Buffer; sig: Buffer }> {
+  private fetchDocuments(meta: ProviderPackageMeta, signal?: AbortSignal, slots?: FetchSlots): Promise<{ doc: Buffer; sig: Buffer }> {
     const key = `${meta.shasumsUrl}\n${meta.shasumsSignatureUrl}`;
     let p = this.documents.get(key);
     if (!p) {
-      p = (async () => {
-        // Each document takes a request slot of its own (one after the other at concurrency 1).
-        const [doc, sig] = await Promise.all([
-          slot(() => fetchSmall(this.registry.http, meta.shasumsUrl, SUMS_MAX, signal)).catch((err) => {
-            throw new MirrorStepError('sha256sums', `could not fetch SHA256SUMS: ${errorText(err)}`);
-          }),
-          slot(() => fetchSmall(this.registry.http, meta.shasumsSignatureUrl, SIG_MAX, signal)).catch((err) => {
-            throw new MirrorStepError('signature', `could not fetch SHA256SUMS.sig: ${errorText(err)}`);
-          }),
-        ]);
-        return { doc, sig };
-      })();
+      const doc = () => fetchSmall(this.registry.http, meta.shasumsUrl, SUMS_MAX, signal).catch((err) => {
+        throw new MirrorStepError('sha256sums', `could not fetch SHA256SUMS: ${errorText(err)}`);
+      });
+      const sig = () => fetchSmall(this.registry.http, meta.shasumsSignatureUrl, SIG_MAX, signal).catch((err) => {
+        throw new MirrorStepError('signature', `could not fetch SHA256SUMS.sig: ${errorText(err)}`);
+      });
+      // A signed SHA256SUMS is one small request slot: the document and its signature are sent
+      // together (one round trip, not two slots: with 10 providers' pairs in 16 slots, the lock
+      // run's `packages` path took a fifth round trip), or one after the other at concurrency 1.
+      p = (slots?.request ?? unlimited)(async () => {
+        if (slots?.serial) return { doc: await doc(), sig: await sig() };
+        const [d, s] = await Promise.all([doc(), sig()]);
+        return { doc: d, sig: s };
+      });
       this.documents.set(key, p);
       p.catch(() => this.documents.delete(key)); // a failure (or cancellation) is retried next time
     }

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseModuleSource, RegistryModuleSource, splitSubdir } from '../addresses/module-source';
 import { createLimiter, FS_CONCURRENCY } from '../fstree';
+import { smallRequestLimit } from '../mirror/sources';
 import type { HttpClient } from '../net/http';
 import { canonicalModuleVersion } from '../registry/modules';
 import { selectVersions } from '../versions';
@@ -79,7 +80,7 @@ export class MirrorRun {
   private readonly claims = new FileNameClaims();
   private readonly listedClaimed = new Map<string, Promise<void>>();
   private readonly slot: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** Version lists are small JSON: more of them at once than packages (as the provider mirror does). */
+  /** Version lists are small JSON: more of them at once than packages (as the provider mirror does), except at concurrency 1. */
   private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Configuration directories (given ones and the local modules they call) read at once. */
   private readonly dirSlot = createLimiter(FS_CONCURRENCY);
@@ -88,8 +89,11 @@ export class MirrorRun {
 
   constructor(private readonly opts: RunOptions, private readonly site: ModuleSite, private readonly work: string) {
     this.budget = new ModuleBudget(opts.moduleLimits);
-    this.slot = createLimiter(Math.max(1, opts.concurrency ?? 8));
-    this.listSlot = createLimiter(Math.max(16, opts.concurrency ?? 8));
+    const concurrency = Math.max(1, opts.concurrency ?? 8);
+    this.slot = createLimiter(concurrency);
+    // Concurrency 1 is one request at a time, version lists included (they ran 16 at a time even
+    // then, so the benchmark's sequential baseline was partly parallel): the provider mirror's rule.
+    this.listSlot = concurrency <= 1 ? this.slot : createLimiter(smallRequestLimit(concurrency));
     if (opts.signal) setMaxListeners(Math.max(100, (opts.concurrency ?? 8) * 8), opts.signal); // one listener per in-flight step
   }
 
