@@ -82,9 +82,25 @@ export function archiveFilename(type: string, version: string, platform: string)
  */
 export class FileNameClaims {
   private readonly owners = new Map<string, string>();
+  /** Per directory: the names of the versions OUT already lists there, claimed once before any of this run's. */
+  private readonly seeded = new Map<string, Promise<void>>();
 
-  /** Claims `names` in `dir` for `version`: undefined, or the version that has one of them. */
-  claim(dir: string, version: string, names: string[]): string | undefined {
+  /**
+   * Claims `names` in `dir` for `version`, after the names of the versions OUT already lists there
+   * (`listed`, asked once per directory: [version, its names] pairs): undefined, or the version
+   * that has one of them.
+   */
+  async claim(dir: string, version: string, names: string[], listed: () => Promise<Array<[string, string[]]>>): Promise<string | undefined> {
+    let seed = this.seeded.get(dir);
+    if (!seed) {
+      seed = listed().then((versions) => { for (const [v, n] of versions) this.take(dir, v, n); });
+      this.seeded.set(dir, seed);
+    }
+    await seed;
+    return this.take(dir, version, names);
+  }
+
+  private take(dir: string, version: string, names: string[]): string | undefined {
     const keys = names.map((n) => `${dir}\0${n.toLowerCase()}`);
     for (const k of keys) {
       const owner = this.owners.get(k);

@@ -132,17 +132,11 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   const slots = fetchSlots(concurrency);
   // names taken per provider directory: the versions OUT lists first, then this run's in target order
   const claims = new FileNameClaims();
-  const listedClaimed = new Map<string, Promise<void>>();
   const claim = async (t: MirrorTarget, dir: string): Promise<{ other: string; names: string[] } | undefined> => {
-    const names = (v: string) => [`${v}.json`, archiveFilename(t.address.type, v, t.platform)];
-    let listed = listedClaimed.get(dir);
-    if (!listed) {
-      listed = output.listedVersions(t.address).then((vs) => { for (const v of vs) claims.claim(dir, v, [`${v}.json`]); });
-      listedClaimed.set(dir, listed);
-    }
-    await listed;
-    const other = claims.claim(dir, t.version, names(t.version));
-    return other === undefined ? undefined : { other, names: names(t.version) };
+    const names = [`${t.version}.json`, archiveFilename(t.address.type, t.version, t.platform)];
+    const other = await claims.claim(dir, t.version, names, async () =>
+      (await output.listedVersions(t.address)).map((v): [string, string[]] => [v, [`${v}.json`]]));
+    return other === undefined ? undefined : { other, names };
   };
   try {
     await mapLimit(opts.targets, concurrency === 1 ? 1 : 4 * concurrency, async (t) => {

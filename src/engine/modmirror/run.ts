@@ -23,6 +23,7 @@ import { ArchiveFacts, ModuleSite } from './site';
 import { packDirectory } from './tarball';
 import { errorText, moduleFailure } from './types';
 import { ModuleBudget, ModuleBudgetLimits, untilAborted } from '../modules/budget';
+import { fetchWithFreshLocation } from '../modules/location';
 import { MAX_NAME_CHARS } from '../mirror/types';
 import { shortText } from '../net/http-errors';
 import type { MirroredModule, ModuleFailure, ModuleMirrorProgress, ModuleMirrorStep, ModuleVersionRef, SkippedSource } from './types';
@@ -78,7 +79,6 @@ export class MirrorRun {
   private readonly dirsRead = new Set<string>();
   /** Site file names taken per module directory: versions already listed there first, then this run's. */
   private readonly claims = new FileNameClaims();
-  private readonly listedClaimed = new Map<string, Promise<void>>();
   private readonly slot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Version lists are small JSON: more of them at once than packages (as the provider mirror does), except at concurrency 1. */
   private readonly listSlot: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -282,22 +282,11 @@ export class MirrorRun {
         return { ...have, subdir };
       }
       unusable = 'archive'; // damaged, missing, or never mirrored
-      let loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version), signal));
-      const pkg = await step('fetch', async () => {
-        try {
-          return await fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions());
-        } catch (err) {
-          // A cached location may have expired (a signed URL): ask again, and try a changed one once.
-          if (signal?.aborted || !engine.forgetDownloadLocation) throw err;
-          await engine.forgetDownloadLocation(src, version);
-          const fresh = await untilAborted(engine.resolveDownloadLocation(src, version), signal).catch(() => undefined);
-          if (!fresh || fresh.location === loc.location) throw err;
-          loc = fresh;
-          return fetchPackage(loc.location, `${src.fullAddress}@${version}`, this.fetchOptions());
-        }
-      });
+      const loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version), signal));
+      const { value: pkg, location } = await step('fetch', () => fetchWithFreshLocation(engine, src, version, loc.location,
+        (at) => fetchPackage(at, `${src.fullAddress}@${version}`, this.fetchOptions()), signal));
       fetched = pkg;
-      await step('package', () => moduleDirectory(pkg.root, pkg.subdir, loc.location));
+      await step('package', () => moduleDirectory(pkg.root, pkg.subdir, location));
       const tempFile = temp = await step('write', () => this.site.tempArchive(p));
       const files = new Map<string, Buffer>();
       const packed = await step('write', () => packDirectory(pkg.root, tempFile, { signal, keep: indexedFile, files }));
@@ -305,7 +294,7 @@ export class MirrorRun {
       if (signal?.aborted) throw new StepError('cancelled', 'cancelled');
       await step('write', () => this.site.place(p, version, tempFile, packed.sha256, { subdir: pkg.subdir, index }));
       temp = undefined;
-      this.mirrored.push({ module, version, location: shownLocation(loc.location), archive: p.archiveInOut });
+      this.mirrored.push({ module, version, location: shownLocation(location), archive: p.archiveInOut });
       done('mirrored');
       return { subdir: pkg.subdir, index };
     } catch (err) {
@@ -320,14 +309,9 @@ export class MirrorRun {
   }
 
   /** Claims the version's site names (after those of the versions the site lists): the version that has one already, or undefined. */
-  private async claim(p: VersionPaths, version: string): Promise<string | undefined> {
-    let listed = this.listedClaimed.get(p.moduleDir);
-    if (!listed) {
-      listed = this.site.listed(p).then((versions) => { for (const v of versions) this.claims.claim(p.moduleDir, v, siteNames(v)); });
-      this.listedClaimed.set(p.moduleDir, listed);
-    }
-    await listed;
-    return this.claims.claim(p.moduleDir, version, siteNames(version));
+  private claim(p: VersionPaths, version: string): Promise<string | undefined> {
+    return this.claims.claim(p.moduleDir, version, siteNames(version), async () =>
+      (await this.site.listed(p)).map((v): [string, string[]] => [v, siteNames(v)]));
   }
 
   /** Takes a version whose copy in OUT is unusable off the site; what the failure message adds. */

@@ -13,6 +13,7 @@ import { readTextIfExists, withOpenFile } from '../fstree';
 import { redactUrls, shownUrl } from '../net/http-errors';
 import { selectVersions, tryParseConstraint } from '../versions';
 import { engineCaCertificates, fetchModule, FetchOptions } from './fetch';
+import { fetchWithFreshLocation } from './location';
 import { loadModuleInterface, ModuleInterface } from './variables';
 
 export interface ModuleRequest {
@@ -206,23 +207,15 @@ export class ModuleResolver {
   }
 
   /**
-   * Fetches a registry module version (once per package key: fetchModule keeps it on disk). A
-   * cached download location may have gone stale (a signed URL that expired): one failed fetch
-   * asks the registry again, and a location that changed is tried once.
+   * Fetches a registry module version (once per package key: fetchModule keeps it on disk) from
+   * its cached download location, asked again once when that fails (fetchWithFreshLocation).
    */
   private async fetchRegistryModule(engine: Engine, src: ModuleAddress & { subdir?: string }, version: string, key: string, signal?: AbortSignal): Promise<string> {
     const opts = this.fetchOpts(engine, this.opts.cacheDir!, signal);
-    const withSubdir = (location: string) => (src.subdir ? addSubdir(location, src.subdir) : location);
     const loc = await engine.resolveDownloadLocation(src, version);
-    try {
-      return await fetchModule(withSubdir(loc.location), key, opts);
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      await engine.forgetDownloadLocation(src, version);
-      const fresh = await engine.resolveDownloadLocation(src, version).catch(() => undefined);
-      if (!fresh || fresh.location === loc.location) throw err;
-      return fetchModule(withSubdir(fresh.location), key, opts);
-    }
+    const fetched = await fetchWithFreshLocation(engine, src, version, loc.location,
+      (location) => fetchModule(src.subdir ? addSubdir(location, src.subdir) : location, key, opts), signal);
+    return fetched.value;
   }
 
   private installedModule(found: { dir: string; version?: string }): Promise<ResolvedModule> {
