@@ -57,7 +57,7 @@ export class CachedLookup<T> {
         const expires = Date.now() + this.opts.ttlMs;
         if (gen === this.generation && this.opts.ttlMs > 0) {
           this.memory.set(key, { value, expires });
-          await this.writeDisk(key, value, expires);
+          await this.writeDisk(key, value, expires, gen);
         }
         return { value, cached: false };
       } catch (error) {
@@ -84,7 +84,20 @@ export class CachedLookup<T> {
   async clear(): Promise<void> {
     this.generation++;
     this.memory.clear();
-    if (this.opts.diskDir) await rm(this.opts.diskDir, { recursive: true, force: true });
+    const dir = this.opts.diskDir;
+    if (!dir) return;
+    // A lookup started before the clear may be writing into the directory right now: a recursive
+    // rm of it would then fail with ENOTEMPTY. Move it aside in one step (a write that lands
+    // later recreates an empty directory, and drops its own file, see writeDisk), then remove it.
+    const aside = `${dir}.cleared-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    try {
+      await rename(dir, aside);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+      return;
+    }
+    await rm(aside, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   }
 
   private file(key: string): string | undefined {
@@ -115,7 +128,7 @@ export class CachedLookup<T> {
     return { value: d.value as T, expires: Math.min(d.expires as number, Date.now() + this.opts.ttlMs) };
   }
 
-  private async writeDisk(key: string, value: T, expires: number): Promise<void> {
+  private async writeDisk(key: string, value: T, expires: number, gen: number): Promise<void> {
     const f = this.file(key);
     if (!f) return;
     try {
@@ -124,6 +137,8 @@ export class CachedLookup<T> {
       const tmp = `${f}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       await writeFile(tmp, JSON.stringify({ key, v: this.opts.version ?? 1, expires, value }), { mode: 0o600 });
       await rename(tmp, f);
+      // cleared meanwhile: this value belongs to the time before the clear
+      if (gen !== this.generation) await rm(f, { force: true });
     } catch {
       // a read-only or full disk only costs us the warm start
     }

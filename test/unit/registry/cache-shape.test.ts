@@ -128,3 +128,22 @@ test('cache shapes: what the engine writes passes, typical corruptions do not', 
   assert.equal(isDiscoveryValue({ host: 'h', discoveryUrl: 'u', finalUrl: 'u', services: {}, objectServices: { 'login.v1': { client: 'c' } } }), true);
   assert.equal(isDiscoveryValue({ host: 'h', discoveryUrl: 'u', finalUrl: 'u', services: {}, objectServices: [] }), false);
 });
+
+test('disk cache: clear() while lookups are still writing their entries neither fails nor keeps a pre-clear entry', async () => {
+  // Reproduces the CI failure "ENOTEMPTY: directory not empty, rmdir …/module-locations": a
+  // recursive rm of the directory raced a write that landed in it meanwhile.
+  const dir = join(freshDir(), 'kind');
+  for (let round = 0; round < 40; round++) {
+    const cache = new CachedLookup<string>({ diskDir: dir, ttlMs: 60_000 });
+    const writes = Array.from({ length: 64 }, (_, i) => cache.get(`k${round}-${i}`, async () => `v${i}`));
+    // clear at a different moment of the 64 writes (disk read, mkdir, tmp write, rename) each round
+    for (let tick = 0; tick < round; tick++) await new Promise((r) => setImmediate(r));
+    await cache.clear();
+    const values = await Promise.all(writes);
+    assert.equal(values.length, 64);
+    const left = existsSync(dir) ? readdirSync(dir) : [];
+    assert.deepEqual(left, [], `round ${round}: entries written before the clear stay gone`);
+    const siblings = readdirSync(join(dir, '..')).filter((n) => n !== 'kind');
+    assert.deepEqual(siblings, [], 'the directory moved aside is removed');
+  }
+});
