@@ -21,6 +21,10 @@ if ! npm run --silent build || ! npm run --silent compile; then
   echo "build failed"; FAILED=1; STATUS=1; finish
 fi
 
+# Real parts the unit tests start (an OCI registry, an LSP client): Debian packages. Tests that
+# need one say so and fail when it is missing, so a failed install shows up as failed tests.
+bash scripts/test-packages.sh || echo "test-packages failed"
+
 # Unit tests: the runner's closing line "unit: N passed, M failed" (node's test runner summary
 # plus the runner's own check that the suite left nothing in its private temp directory).
 node scripts/run-unit-tests.mjs 2>&1 | tee test-output/unit.log
