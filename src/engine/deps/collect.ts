@@ -4,7 +4,7 @@
 // would refuse the file) and what `tofu init` installed (.terraform/modules/modules.json). Which
 // providers the configuration requires is not decided here: see children.ts. No network.
 import * as path from 'node:path';
-import { impliedProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
+import { impliedProvider, parseProviderSource, ProviderAddress } from '../addresses';
 import { loadConfigDir, LoadedFile } from '../config/files';
 import { readText } from '../fstree';
 import type { ModuleCall, RequiredProvider } from '../config/extract';
@@ -125,11 +125,4 @@ export async function readLocalFacts(dir: string): Promise<LocalFacts> {
 /** The module calls of one directory, as readLocalFacts reads them (an unreadable directory has none). */
 export async function readModuleCalls(dir: string): Promise<LocalModuleCall[]> {
   return (await configFiles(dir, [])).flatMap((f) => f.summary.modules.map((m) => moduleCall(f, m)));
-}
-
-/** The directory a local module source (`./modules/net`, `../shared`) names, resolved against its caller; undefined for any other source. */
-export function localModuleDir(callerDir: string, source: string | null | undefined): string | undefined {
-  if (!source) return undefined;
-  const src = parseModuleSource(source);
-  return src.kind === 'local' ? path.resolve(callerDir, src.path) : undefined;
 }

@@ -10,7 +10,8 @@ import type { ModuleBudgetLimits } from '../modules/budget';
 import { InstalledModules, ModuleResolver } from '../modules/resolve';
 import { RegistryError } from '../net/errors';
 import { modulePath, providerRequirements } from './children';
-import { LocalFacts, LocalModuleCall, localModuleDir, readLocalFacts, readModuleCalls } from './collect';
+import { localModuleDir } from '../modules/locate';
+import { LocalFacts, LocalModuleCall, readLocalFacts, readModuleCalls } from './collect';
 import { evaluateVersions } from './status';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from './types';
 

@@ -7,12 +7,13 @@
 // Every constraint keeps where it came from, for the editor's diagnostics.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
+import { impliedProvider, isBuiltInProvider, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Block, ConfigFile, Expression, Range } from '../config/ast';
 import { extractFile, extractModule } from '../config/extract';
 import { FS_CONCURRENCY, mapLimit, readText, withOpenFile } from '../fstree';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, parseConfig } from '../config/files';
 import { ModuleBudget, untilAborted } from '../modules/budget';
+import { localModuleDir, locateModule } from '../modules/locate';
 import type { ModuleRequest } from '../modules/resolve';
 import { redactUrls, shortText, shownUrl } from '../net/http-errors';
 import { compareStrings } from '../types/model';
@@ -61,13 +62,13 @@ export interface ProviderRequirements {
   files: string[];
 }
 
-/** What reads non-local modules: a ModuleResolver, or anything that finds a called module's directory. */
+/** What finds a non-local module's directory: a ModuleResolver, or sharedModuleReader's view of one (both locateModule). */
 export interface ModuleDirResolver {
   resolve(req: ModuleRequest): Promise<{ dir: string }>;
 }
 
 export interface CollectOptions {
-  /** Non-local module sources: without a resolver they are an error (the list would be incomplete). */
+  /** Finds called modules; without one only local modules are read, others are an error (the list would be incomplete). */
   resolver?: ModuleDirResolver;
   /** Text of files that differ from disk (an editor's unsaved buffers), by absolute path. */
   overlay?: ReadonlyMap<string, string>;
@@ -244,14 +245,9 @@ async function readModuleFiles(dir: string, overlay: ReadonlyMap<string, string>
 }
 
 async function moduleDirOf(callerDir: string, c: { name: string; source: string; version: string | null }, resolver: ModuleDirResolver | undefined, signal: AbortSignal | undefined): Promise<string> {
-  const src = parseModuleSource(c.source);
-  if (src.kind === 'local') {
-    const dir = path.resolve(callerDir, src.path);
-    if (!(await fs.stat(dir).catch(() => undefined))?.isDirectory()) throw new Error(`directory ${dir} does not exist`);
-    return dir;
-  }
-  if (!resolver) throw new Error('not a local module, and remote modules are not read here');
-  return (await resolver.resolve({ callerDir, name: c.name, source: c.source, version: c.version, ...(signal ? { signal } : {}) })).dir;
+  const req: ModuleRequest = { callerDir, name: c.name, source: c.source, version: c.version, ...(signal ? { signal } : {}) };
+  const local = localModuleDir(callerDir, c.source) !== undefined;
+  return (await (resolver && !local ? resolver.resolve(req) : locateModule(req, {}))).dir;
 }
 
 /** The provider local name a resource uses: its `provider` argument (`aws.west` → aws), else the type prefix. */

@@ -7,5 +7,6 @@ export {
   inputCursor, InputCompletion, InputCursor, MODULE_META_ARGUMENTS,
 } from './inputs';
 export { ModuleResolver, ModuleRequest, ResolvedModule, ResolverOptions } from './resolve';
+export { locateModule, localModuleDir, LocatedModule, LocateOptions, ModulePackageFetcher } from './locate';
 export { fetchModule, fetchPackage, moduleDirectory, packageSource, engineCaCertificates, safeRelativePath, shownLocation, ModuleFetchError, FetchOptions, FetchedPackage } from './fetch';
 export { checkFile, checkDirectory, callSource, FileCheckInput, FileCheckResult, DirectoryCheckResult } from './check';

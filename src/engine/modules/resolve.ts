@@ -7,13 +7,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Engine } from '../engine';
-import { parseModuleSource, splitSubdir } from '../addresses/module-source';
-import type { ModuleAddress } from '../addresses/module-source';
+import type { ModuleAddress, ModuleSource } from '../addresses/module-source';
 import { readTextIfExists, withOpenFile } from '../fstree';
-import { redactUrls, shownUrl } from '../net/http-errors';
+import { shownUrl } from '../net/http-errors';
 import { selectVersions, tryParseConstraint } from '../versions';
 import { engineCaCertificates, fetchModule, FetchOptions } from './fetch';
 import { fetchWithFreshLocation } from './location';
+import { LocatedModule, locateModule } from './locate';
 import { loadModuleInterface, ModuleInterface } from './variables';
 
 export interface ModuleRequest {
@@ -31,7 +31,7 @@ export interface ModuleRequest {
 export interface ResolvedModule {
   dir: string;
   /** How it was found. */
-  via: 'local' | 'installed' | 'registry' | 'remote';
+  via: LocatedModule['via'];
   /** Registry modules: the selected version. */
   version?: string;
   iface: ModuleInterface;
@@ -111,10 +111,12 @@ export class InstalledModules {
 }
 
 export class ModuleResolver {
-  /** Local and installed modules by directory (their files may change while editing: invalidateLocal). */
+  /** Local and installed modules' interfaces by directory (their files may change while editing: invalidateLocal). */
   private readonly local = new Map<string, Promise<ResolvedModule>>();
+  /** Fetched packages' interfaces by directory. */
+  private readonly interfaces = new Map<string, Promise<ResolvedModule>>();
   /** Registry modules by (address, selected version, subdir, answer context); remote ones by source. */
-  private readonly packages = new Map<string, Promise<ResolvedModule>>();
+  private readonly packages = new Map<string, Promise<LocatedModule>>();
   /** What `tofu init` installed, by the modules.json that applies to each caller. */
   readonly installed = new InstalledModules();
   private fetchOptions?: FetchOptions;
@@ -123,58 +125,54 @@ export class ModuleResolver {
 
   /** Resolve and load the module's variables. Rejects with an error that names the source. */
   async resolve(req: ModuleRequest): Promise<ResolvedModule> {
-    const src = parseModuleSource(req.source);
-    // A source may carry user:password or a signed query: messages show it redacted.
+    const found = await this.locate(req);
+    // Local and installed files may change while editing (invalidateLocal); fetched packages do not.
+    const memo = found.via === 'local' || found.via === 'installed' ? this.local : this.interfaces;
+    return this.once(memo, `${found.via} ${found.dir} ${found.version ?? ''}`, async () => ({ ...found, iface: await loadModuleInterface(found.dir) }));
+  }
+
+  /**
+   * The package directory of a call (locateModule): local, installed (through `installed`, this
+   * resolver's own by default), else fetched by this resolver unless `fetch` is false.
+   */
+  locate(req: ModuleRequest, opts: { installed?: InstalledModules; fetch?: boolean } = {}): Promise<LocatedModule> {
+    return locateModule(req, { installed: opts.installed ?? this.installed, fetcher: this, fetch: opts.fetch });
+  }
+
+  /** A package `tofu init` would download: registry and remote sources, once per package key. */
+  fetchPackage(req: ModuleRequest, src: ModuleSource): Promise<LocatedModule> {
     const shown = shownUrl(req.source);
-    if (src.kind === 'local') {
-      const dir = path.resolve(req.callerDir, src.path);
-      return this.once(this.local, `local ${dir}`, async () => {
-        const st = await withOpenFile(() => fs.stat(dir)).catch(() => undefined);
-        if (!st?.isDirectory()) throw new Error(`module directory ${src.path} does not exist (resolved to ${dir})`);
-        return { dir, via: 'local', iface: await loadModuleInterface(dir) };
-      });
-    }
-    if (src.kind === 'file') {
-      // tofu init copies this directory like a remote package; its files are read in place
-      // (as current as a local module). Not there (written for another machine): the installed copy.
-      const dir = path.join(path.resolve(splitSubdir(req.source)[0]), src.subdir ?? '');
-      if ((await withOpenFile(() => fs.stat(dir)).catch(() => undefined))?.isDirectory()) {
-        return this.once(this.local, `local ${dir}`, async () => ({ dir, via: 'local', iface: await loadModuleInterface(dir) }));
-      }
-      const copy = await this.installed.find(req);
-      if (copy) return this.installedModule(copy);
-      throw new Error(`module directory ${shown} does not exist (${redactUrls(dir)})`);
-    }
-    const installed = await this.installed.find(req);
-    if (installed) return this.installedModule(installed);
-    if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(shown)}: ${redactUrls(src.error ?? 'unrecognised')}`);
     const { engine, cacheDir } = this.opts;
-    if (!engine || !cacheDir) throw new Error(`module ${shown} is not installed (run tofu init) and no download cache is configured`);
-    if (this.opts.networkAllowed && !this.opts.networkAllowed()) throw new Error(`module ${shown} is not installed, and network access is disabled`);
+    if (!engine || !cacheDir) return Promise.reject(new Error(`module ${shown} is not installed (run tofu init) and no download cache is configured`));
+    if (this.opts.networkAllowed && !this.opts.networkAllowed()) return Promise.reject(new Error(`module ${shown} is not installed, and network access is disabled`));
     if (src.kind === 'registry') {
-      const version = await this.selectVersion(engine, src, req.version ?? null, req.signal);
-      // Keyed like the registry's answers (engine.answerContext): a package fetched where another
-      // `host` block, CA, proxy or credentials source pointed is never served for this one.
-      const context = engine.answerContext([src.host]);
-      return this.once(this.packages, `registry ${src.fullAddress}@${version}//${src.subdir ?? ''}|${context}`, async () => {
-        const dir = await this.fetchRegistryModule(engine, src, version, `${src.fullAddress}@${version}|${context}`, req.signal);
-        return { dir, via: 'registry', version, iface: await loadModuleInterface(dir) };
-      }, req.signal);
+      return (async () => {
+        const version = await this.selectVersion(engine, src, req.version ?? null, req.signal);
+        // Keyed like the registry's answers (engine.answerContext): a package fetched where another
+        // `host` block, CA, proxy or credentials source pointed is never served for this one.
+        const context = engine.answerContext([src.host]);
+        return this.once(this.packages, `registry ${src.fullAddress}@${version}//${src.subdir ?? ''}|${context}`, async () => {
+          const dir = await this.fetchRegistryModule(engine, src, version, `${src.fullAddress}@${version}|${context}`, req.signal);
+          return { dir, via: 'registry' as const, version };
+        }, req.signal);
+      })();
     }
     if (src.kind === 'http' || src.kind === 'git' || src.kind === 'github' || src.kind === 'bitbucket') {
       // The source names where it comes from; the trust (CAs, proxy) it was fetched under is in the key too.
       const key = `${req.source}|${engine.answerContext([])}`;
       return this.once(this.packages, `remote ${key}`, async () => {
         const dir = await fetchModule(req.source, key, this.fetchOpts(engine, cacheDir, req.signal));
-        return { dir, via: 'remote', iface: await loadModuleInterface(dir) };
+        return { dir, via: 'remote' as const };
       }, req.signal);
     }
-    throw new Error(`cannot read the variables of module source ${shown}: ${src.description} sources are not supported`);
+    const description = src.kind === 'local' ? 'local' : src.description;
+    return Promise.reject(new Error(`cannot read the variables of module source ${shown}: ${description} sources are not supported`));
   }
 
   /** Forget everything (e.g. after files of a local module changed). */
   clear(): void {
     this.local.clear();
+    this.interfaces.clear();
     this.packages.clear();
     this.installed.clear();
   }
@@ -218,12 +216,6 @@ export class ModuleResolver {
     return fetched.value;
   }
 
-  private installedModule(found: { dir: string; version?: string }): Promise<ResolvedModule> {
-    return this.once(this.local, `installed ${found.dir} ${found.version ?? ''}`, async () => ({
-      dir: found.dir, via: 'installed', version: found.version, iface: await loadModuleInterface(found.dir),
-    }));
-  }
-
   /** The fetch settings of this resolver (the engine's CA certificates read once), with the caller's signal. */
   private fetchOpts(engine: Engine, cacheDir: string, signal?: AbortSignal): FetchOptions {
     this.fetchOptions ??= {
@@ -237,7 +229,7 @@ export class ModuleResolver {
    * One promise per key in `memo`; a failure is forgotten after failureTtlMs (default 30 s), a
    * cancelled one at once (it says nothing about the module: the next caller fetches again).
    */
-  private once(memo: Map<string, Promise<ResolvedModule>>, key: string, run: () => Promise<ResolvedModule>, signal?: AbortSignal): Promise<ResolvedModule> {
+  private once<T>(memo: Map<string, Promise<T>>, key: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const hit = memo.get(key);
     if (hit) return hit;
     const promise = run();
@@ -265,17 +257,9 @@ function exactPin(constraint: string | null): string | undefined {
  * source once, whatever the caller. `fetch: false` (untrusted workspace, offline): installed
  * modules only.
  */
-export function sharedModuleReader(resolver: ModuleResolver | undefined, opts: { fetch?: boolean; installed?: InstalledModules } = {}): { resolve(req: ModuleRequest): Promise<{ dir: string }> } {
+export function sharedModuleReader(resolver: ModuleResolver | undefined, opts: { fetch?: boolean; installed?: InstalledModules } = {}): { resolve(req: ModuleRequest): Promise<LocatedModule> } {
   const installed = opts.installed ?? new InstalledModules();
-  return {
-    async resolve(req: ModuleRequest) {
-      const found = await installed.find(req);
-      if (found) return { dir: found.dir };
-      if (!resolver) throw new Error(`module ${shownUrl(req.source)} is not installed (run tofu init)`);
-      if (opts.fetch === false) throw new Error(`module ${shownUrl(req.source)} is not installed, and registry lookups are disabled`);
-      return { dir: (await resolver.resolve(req)).dir };
-    },
-  };
+  return { resolve: (req) => locateModule(req, { installed, fetcher: resolver, fetch: opts.fetch }) };
 }
 
 /** `loc//sub` with a module source subdir, keeping a `//dir` the location already has. */

@@ -130,7 +130,7 @@ module "remote" {
   const expected: Array<[number, RegExp]> = [
     [2, /^provider "bad": invalid provider source "not a\/valid\/source\/address"/],
     [7, /^invalid version constraint "=> 1\.0": invalid constraint operator "=>"; did you mean ">="\?$/],
-    [16, /^module "gone" \(\.\/missing\) could not be read, so its providers are unknown: directory .* does not exist$/],
+    [16, /^module "gone" \(\.\/missing\) could not be read, so its providers are unknown: module directory \.\/missing does not exist \(resolved to .*\)$/],
     [20, /^module "remote" \(git::https:\/\/example\.invalid\/x\.git\) could not be read, so its providers are unknown: not a local module/],
   ];
   assert.equal(r.errors.length, expected.length, JSON.stringify(r.errors.map((e) => e.message)));
