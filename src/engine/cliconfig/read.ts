@@ -17,6 +17,10 @@ export interface CliConfigDocument {
   credentials: Array<{ host: string; token?: string }>;
   /** `credentials_helper "NAME" { args = […] }`; `args` undefined when it is not a list of strings. */
   helpers: Array<{ name: string; args?: string[] }>;
+  /** `oci_credentials "HOST[/REPO-PREFIX]" { … }`: the string arguments as written (oci/credentials.ts validates them). */
+  ociCredentials: Array<{ prefix: string; attrs: Record<string, unknown> }>;
+  /** `oci_default_credentials { … }` (OpenTofu allows one across all files). */
+  ociDefaultCredentials: Array<Record<string, unknown>>;
 }
 
 /** One file that was read: its path and what it declares. */
@@ -28,7 +32,7 @@ export interface CliConfigFile {
 type Warn = (message: string) => void;
 
 function emptyDocument(): CliConfigDocument {
-  return { hosts: [], installations: [], credentials: [], helpers: [] };
+  return { hosts: [], installations: [], credentials: [], helpers: [], ociCredentials: [], ociDefaultCredentials: [] };
 }
 
 const ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '"': '"', '\\': '\\' };
@@ -110,6 +114,10 @@ export function parseCliConfigHcl(text: string): CliConfigDocument {
       out.credentials.push({ host: label, token: typeof token === 'string' ? token : undefined });
     } else if (it.type === 'credentials_helper' && label !== undefined) {
       out.helpers.push({ name: label, args: stringList(attrs(it.body, text).args) });
+    } else if (it.type === 'oci_credentials' && label !== undefined) {
+      out.ociCredentials.push({ prefix: label, attrs: attrs(it.body, text) });
+    } else if (it.type === 'oci_default_credentials' && it.labels.length === 0) {
+      out.ociDefaultCredentials.push(attrs(it.body, text));
     }
   }
   return out;
@@ -138,6 +146,8 @@ export function parseCliConfigJson(text: string): CliConfigDocument {
   }
   for (const [host, b] of labelled(doc.credentials)) out.credentials.push({ host, token: typeof b.token === 'string' ? b.token : undefined });
   for (const [name, b] of labelled(doc.credentials_helper)) out.helpers.push({ name, args: stringList(b.args) });
+  for (const [prefix, b] of labelled(doc.oci_credentials)) out.ociCredentials.push({ prefix, attrs: b });
+  out.ociDefaultCredentials.push(...each(doc.oci_default_credentials));
   return out;
 }
 

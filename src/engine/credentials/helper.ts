@@ -17,7 +17,9 @@ export const HELPER_TIMEOUT_MS = 10_000;
 const MAX_STDOUT = 64 * 1024;
 
 /** A helper that gave no answer: `message` says why, with nothing the helper printed. */
-export class CredentialsHelperError extends Error {}
+export class CredentialsHelperError extends Error {
+  exitCode?: number;
+}
 
 // Where to look instead, since its own message is not shown.
 const BY_HAND = 'its error output is not shown: run it by hand to see why';
@@ -61,17 +63,45 @@ export interface HelperRunOptions {
  * host). Throws CredentialsHelperError when it cannot be started, exits non-zero, is killed,
  * times out, or prints something that is not a JSON object.
  */
-export function runCredentialsHelper(program: string, args: string[], host: string, opts: HelperRunOptions = {}): Promise<string | undefined> {
+export async function runCredentialsHelper(program: string, args: string[], host: string, opts: HelperRunOptions = {}): Promise<string | undefined> {
+  const doc = jsonObject(await runHelperProgram(program, [...args, 'get', host], opts), '{"token": "…"}');
+  const token = (doc as { token?: unknown }).token;
+  return typeof token === 'string' && token ? token : undefined;
+}
+
+/** A helper's stdout as a JSON object, or CredentialsHelperError naming the shape expected. */
+export function jsonObject(stdout: Buffer, expected: string): Record<string, unknown> {
+  let doc: unknown;
+  try { doc = parseJsonBounded(stdout.toString('utf8')); } catch { doc = undefined; }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new CredentialsHelperError(`printed malformed output (expected a JSON object such as ${expected})`);
+  return doc as Record<string, unknown>;
+}
+
+/**
+ * Runs a credentials program directly (no shell) with `argv`, `stdin` written to it, and returns its
+ * stdout (capped) when it exits 0. Its environment is childEnv('credentials-helper'); its stderr is
+ * never read. Throws CredentialsHelperError when it cannot be started, exits non-zero (`exitCode`
+ * set), is killed, times out or prints too much.
+ */
+export function runHelperProgram(program: string, argv: string[], opts: HelperRunOptions & { stdin?: string } = {}): Promise<Buffer> {
   const timeoutMs = opts.timeoutMs ?? HELPER_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const fail = (why: string) => { if (!settled) { settled = true; reject(new CredentialsHelperError(why)); } };
+    const fail = (why: string, exitCode?: number) => {
+      if (settled) return;
+      settled = true;
+      reject(Object.assign(new CredentialsHelperError(why), { exitCode }));
+    };
     let child: ReturnType<typeof spawn>;
     try {
       // stderr goes nowhere: not to our terminal, not into memory, not into an error.
-      child = spawn(program, [...args, 'get', host], { stdio: ['ignore', 'pipe', 'ignore'], env: childEnv('credentials-helper', opts.env ?? process.env), shell: false, windowsHide: true });
+      child = spawn(program, argv, { stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], env: childEnv('credentials-helper', opts.env ?? process.env), shell: false, windowsHide: true });
     } catch (err) {
       return fail(`could not be started: ${(err as Error).message}`);
+    }
+    if (opts.stdin !== undefined) {
+      child.stdin!.on('error', () => undefined); // a helper that exits without reading
+      child.stdin!.end(opts.stdin);
     }
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -85,13 +115,9 @@ export function runCredentialsHelper(program: string, args: string[], host: stri
       clearTimeout(timer);
       if (settled) return;
       if (signal) return fail(`was killed by ${signal} (${BY_HAND})`);
-      if (code !== 0) return fail(`exited with code ${code} (${BY_HAND})`);
-      let doc: unknown;
-      try { doc = parseJsonBounded(Buffer.concat(out).toString('utf8')); } catch { doc = undefined; }
-      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return fail('printed malformed output (expected a JSON object such as {"token": "…"})');
-      const token = (doc as { token?: unknown }).token;
+      if (code !== 0) return fail(`exited with code ${code} (${BY_HAND})`, code ?? undefined);
       settled = true;
-      resolve(typeof token === 'string' && token ? token : undefined);
+      resolve(Buffer.concat(out));
     });
   });
 }

@@ -1,0 +1,5 @@
+// OCI Distribution registries: references, credentials as OpenTofu finds them, and the client.
+export * from './reference';
+export * from './credentials';
+export * from './client';
+export { parseChallenge, mergeScopes } from './auth';
