@@ -11,10 +11,13 @@ commands:
                                                     information or signed queries shown as *** unless
                                                     --show-secrets, for debugging)
   versions ADDRESS [--constraint C] [--provider] [--json]
-                                                    available, matching and selected versions
+                                                    available, matching and selected versions; for
+                                                    oci://HOST/REPO the tags, version-like newest first
   resolve ADDRESS --version V [--json] [--show-secrets]
                                                     download location of a module version (secrets in
-                                                    it shown as *** unless --show-secrets)
+                                                    it shown as *** unless --show-secrets); for
+                                                    oci://HOST/REPO?tag=T (no --version) the manifest
+                                                    and package digests tofu init would download
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a provider network mirror
   mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--max-modules N] [--max-dirs N] [--json] [DIR...]
@@ -27,8 +30,12 @@ commands:
   outdated [--max-modules N] [--max-dirs N] [--json] [DIR...]
                                                     every module and provider: locked, selected, newest,
                                                     status; exit 1 when any is not up to date
+  publish-module DIR oci://HOST/REPO --tag T [--tag T2]... [--annotation k=v]... [--force] [--json]
+                                                    push DIR as an OpenTofu module package (the same
+                                                    files give the same digests; tags set last; a tag
+                                                    on other content is refused unless --force)
 
-network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -93,6 +100,7 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   lock: () => (require('./cli/lock') as typeof import('./cli/lock')).runLock,
   types: () => (require('./cli/types') as typeof import('./cli/types')).runTypes,
   outdated: () => (require('./cli/outdated') as typeof import('./cli/outdated')).runOutdated,
+  'publish-module': () => (require('./cli/publish') as typeof import('./cli/publish')).runPublishModule,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

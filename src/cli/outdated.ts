@@ -7,6 +7,8 @@
 //   A registry that cannot be reached is a `status: "error"` entry, not a failure of the command.
 //   --json: {"dependencies":[{"dir","kind","name","source","constraint","locked","selected",
 //            "newestMatching","newest","status","message"}]}   (dir relative to the working directory)
+//   oci:// module calls: locked null, selected = the tag (or digest), newest = the newest version-like
+//   tag, status up-to-date | update-available | pinned | not-found | error.
 //   --max-dirs N: configuration directories collected under each DIR (default 50,000); a walk cut
 //     short is a warning on stderr and in "warnings" (only present then), and exit 1.
 import * as path from 'node:path';
@@ -48,8 +50,13 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
 function toJson(d: Dependency, dir: string) {
   return {
     dir, kind: d.kind, name: d.name, source: shownUrl(d.source), constraint: d.constraint, locked: d.locked,
-    selected: d.selected, newestMatching: d.newestMatching, newest: d.newest, status: d.status, message: d.message === null ? null : redactUrls(d.message),
+    selected: d.selected, newestMatching: d.newestMatching, newest: d.newest, status: statusOf(d), message: d.message === null ? null : redactUrls(d.message),
   };
+}
+
+/** The status shown: an oci:// call's in OCI terms (up-to-date, update-available, pinned, not-found, error). */
+function statusOf(d: Dependency): string {
+  return d.oci?.status ?? d.status;
 }
 
 function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string): void {
@@ -59,7 +66,7 @@ function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string)
   }
   const header = ['DIR', 'KIND', 'NAME', 'CONSTRAINT', 'LOCKED', 'SELECTED', 'MATCHING', 'NEWEST', 'STATUS'];
   const rows = deps.map((d) => [shown(d.dir), d.kind, dependencyLabel(d), d.constraint ?? '-', d.locked ?? '-', d.selected ?? '-',
-    d.newestMatching ?? '-', d.newest ?? '-', d.status]);
+    d.newestMatching ?? '-', d.newest ?? '-', statusOf(d)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ') + '\n';
   io.stdout(line(header));

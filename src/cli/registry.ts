@@ -1,4 +1,5 @@
-// tofu-registry discover | versions | resolve — thin wrappers over the Engine. The --json shapes
+// tofu-registry discover | versions | resolve — thin wrappers over the Engine (versions and resolve
+// also take oci:// module sources: tags, and the artifact a tag resolves to). The --json shapes
 // are a public contract (CI pipelines script against them): do not rename fields.
 import { resolve } from 'node:path';
 import { describeSource, Engine, EngineOptions } from '../engine/engine';
@@ -7,6 +8,8 @@ import { toProviderAddress } from '../engine/registry/providers';
 import { MAX_NAME_CHARS } from '../engine/mirror/types';
 import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
+import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
+import { disposeOciClient, listOciTags, OciTag, resolveOciModule } from '../engine/ocimodule/registry';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];
@@ -30,19 +33,63 @@ function one(parsed: ParsedArgs, what: string): string {
   return parsed.positionals[0];
 }
 
-async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: Engine, json: boolean) => Promise<void>): Promise<number> {
+/** Runs a command with an engine (and its OCI client) closed at the end; `run` may return an exit code (default 0). */
+export async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: Engine, json: boolean) => Promise<void | number>): Promise<number> {
   const json = flag(parsed, 'json');
   let engine: Engine | undefined;
   try {
     engine = makeEngine(parsed, io);
-    await run(engine, json);
-    return 0;
+    return (await run(engine, json)) ?? 0;
   } catch (err) {
     if (err instanceof UsageError) throw err;
     return reportFailure(io, err, json);
   } finally {
-    await engine?.dispose();
+    if (engine) await Promise.all([engine.dispose(), disposeOciClient(engine)]);
   }
+}
+
+/** An oci:// source given to versions / resolve, or undefined for a registry address. */
+function ociArgument(address: string): OciModuleSource | undefined {
+  if (!/^oci:/i.test(address) && !/^oci::/i.test(address)) return undefined;
+  const src = parseOciModuleSource(address);
+  if (!src) throw new UsageError(`${JSON.stringify(address)} is not an oci:// repository`);
+  if (src.error) throw new UsageError(`invalid oci:// source ${JSON.stringify(address)}: ${src.error.message}`);
+  return src;
+}
+
+/** versions oci://HOST/REPO[?tag=T]: the tags as completion orders them. */
+async function ociVersions(src: OciModuleSource, engine: Engine, json: boolean, io: CliIO): Promise<void> {
+  const list = await listOciTags(engine, { registry: src.registry, repository: src.repository }, { selected: src.tag });
+  const address = `oci://${src.registry}/${src.repository}`;
+  const tags = list.tags.map((t) => t.tag);
+  const selected = list.tags.find((t) => t.selected)?.tag ?? null;
+  if (json) {
+    printJson(io, { address, host: src.registry, kind: 'oci', versions: tags, matching: tags, selected, newest: list.newest, tags: list.tags });
+    return;
+  }
+  io.stdout(`${address} (OCI repository on ${src.registry})\n`);
+  io.stdout(`  selected: ${selected ?? `(none: no tag ${JSON.stringify(src.tag ?? 'latest')})`}${src.defaultTag ? '  (tag latest: the source names none)' : ''}\n`);
+  io.stdout(`  newest:   ${list.newest ?? '(none)'}\n`);
+  const mark = (t: OciTag) => `${t.tag}${t.prerelease ? ' (prerelease)' : ''}${t.selected ? ' *' : ''}`;
+  io.stdout(`  tags:     ${list.tags.map(mark).join(' ') || '(none)'}\n`);
+}
+
+/** resolve oci://HOST/REPO?tag=T: the manifest, package blob and tofu's verdict on it. */
+async function ociResolve(src: OciModuleSource, engine: Engine, json: boolean, io: CliIO): Promise<number> {
+  const r = await resolveOciModule(engine, src);
+  if (json) {
+    printJson(io, { source: src.source, repository: `${r.registry}/${r.repository}`, tag: r.tag, manifestDigest: r.manifestDigest, blobDigest: r.blobDigest, size: r.size, artifactType: r.artifactType });
+  } else {
+    io.stdout(`${src.source}\n  repository: ${r.registry}/${r.repository}\n  tag:        ${r.tag ?? '(pinned by digest)'}\n  manifest:   ${r.manifestDigest}\n`);
+    io.stdout(`  artifact:   ${r.artifactType ?? '(none)'}\n  package:    ${r.blobDigest ? `${r.blobDigest} (${r.size} bytes)` : '(none)'}\n`);
+    for (const [k, v] of Object.entries(r.annotations).sort()) io.stdout(`  ${shortText(k, MAX_NAME_CHARS)}: ${shortText(v)}\n`);
+    if (r.isModulePackage) io.stdout(`  tofu init downloads oci://${r.registry}/${r.repository}@${r.manifestDigest}\n`);
+  }
+  if (!r.isModulePackage) {
+    io.stderr(`tofu-registry: oci://${r.registry}/${r.repository} (${r.manifestDigest}) is not a module package tofu init installs: ${r.problem}\n`);
+    return 1;
+  }
+  return 0;
 }
 
 /** tofu-registry discover HOST [--json] */
@@ -78,7 +125,10 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
   const address = one(parsed, 'ADDRESS');
   const constraint = value(parsed, 'constraint') ?? null;
   const provider = flag(parsed, 'provider');
+  const oci = ociArgument(address);
+  if (oci && (provider || constraint !== null)) throw new UsageError('--provider and --constraint do not apply to an oci:// repository');
   return withEngine(parsed, io, async (engine, json) => {
+    if (oci) return ociVersions(oci, engine, json, io);
     let out: { address: string; host: string; kind: 'module' | 'provider'; versions: string[] };
     let from: string | undefined;
     if (provider) {
@@ -110,6 +160,11 @@ export async function runResolve(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: [...BOOLEANS, 'show-secrets'], values: [...COMMON, 'version'] });
   const address = one(parsed, 'ADDRESS');
   const version = value(parsed, 'version');
+  const oci = ociArgument(address);
+  if (oci) {
+    if (version) throw new UsageError('--version does not apply to an oci:// source: its ?tag= or ?digest= selects the artifact');
+    return withEngine(parsed, io, (engine, json) => ociResolve(oci, engine, json, io));
+  }
   if (!version) throw new UsageError('--version V is required');
   const url = urlShown(parsed);
   return withEngine(parsed, io, async (engine, json) => {

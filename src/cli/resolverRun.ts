@@ -4,6 +4,7 @@
 import type { Engine } from '../engine/engine';
 import { makeTempDir, removeTempDir } from '../engine/fstree';
 import { ModuleResolver } from '../engine/modules/resolve';
+import { disposeOciClient } from '../engine/ocimodule/registry';
 import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError } from './common';
 import { makeEngine } from './registry';
 
@@ -26,7 +27,7 @@ export async function withModuleResolver(
     if (err instanceof UsageError) throw err;
     return reportFailure(io, err, json);
   } finally {
-    await engine?.dispose();
+    if (engine) await Promise.all([engine.dispose(), disposeOciClient(engine)]);
     if (scratch) await removeTempDir(scratch);
   }
 }

@@ -3,7 +3,7 @@
 // status. Registry lookups go through the Engine's caches (single-flight, one request per module
 // or provider per TTL across all directories); progress is reported and the run can be cancelled.
 import * as path from 'node:path';
-import { parseModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
+import { parseModuleSource, parseOciModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Engine } from '../engine';
 import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lockfile/requirements';
 import type { ModuleBudgetLimits } from '../modules/budget';
@@ -12,6 +12,7 @@ import { RegistryError } from '../net/errors';
 import { modulePath, providerRequirements } from './children';
 import { localModuleDir } from '../modules/locate';
 import { LocalFacts, LocalModuleCall, readLocalFacts, readModuleCalls } from './collect';
+import { ociModuleDependency } from './oci';
 import { evaluateVersions } from './status';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from './types';
 
@@ -115,6 +116,10 @@ async function moduleDependency(dir: string, callerDir: string, call: LocalModul
   if (!call.source) return fail(dep, 'error', 'the module source is missing or not a literal string');
   if (call.versionNotLiteral) return fail(dep, 'error', 'the version argument is not a literal string');
   const src = parseModuleSource(call.source);
+  if (src.kind === 'oci' && call.constraint === null) {
+    const oci = parseOciModuleSource(call.source);
+    if (oci) return ociModuleDependency(dep, oci, opts.engine, online, (d, err) => lookupFailed(d, err, opts.signal), offline, opts.signal);
+  }
   if (src.kind !== 'registry') {
     if (src.kind === 'unknown') return fail(dep, 'error', `invalid module source: ${src.error ?? 'unrecognised'}`);
     if (call.constraint !== null) return fail(dep, 'error', `a version constraint applies only to registry modules; ${src.kind === 'local' ? 'a local path' : src.description} has none`);

@@ -69,6 +69,23 @@ export interface Dependency {
    * "network", "network.subnets"); absent for the root module's own calls.
    */
   modulePath?: string;
+  /**
+   * oci:// module calls: the repository, what the source selects and the status in OpenTofu's OCI
+   * terms ('update-available': a newer version-like tag exists; 'pinned': the source names a
+   * digest). `status` holds the nearest general status (update-available → update-out-of-range:
+   * reaching it means editing the source; pinned → up-to-date), which the CLI's JSON replaces.
+   */
+  oci?: OciDependency;
+}
+
+export type OciDependencyStatus = 'up-to-date' | 'update-available' | 'pinned' | 'not-found' | 'error';
+
+export interface OciDependency {
+  registry: string;
+  repository: string;
+  tag?: string;
+  digest?: string;
+  status: OciDependencyStatus;
 }
 
 /** A dependency as a person reads it: a module called by a child module is "child.name". */

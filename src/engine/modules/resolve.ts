@@ -11,7 +11,10 @@ import type { ModuleAddress, ModuleSource } from '../addresses/module-source';
 import { readTextIfExists, withOpenFile } from '../fstree';
 import { shownUrl } from '../net/http-errors';
 import { selectVersions, tryParseConstraint } from '../versions';
-import { engineCaCertificates, fetchModule, FetchOptions } from './fetch';
+import { parseOciModuleSource } from '../addresses/oci-source';
+import { fetchOciPackage } from '../ocimodule/fetch';
+import { resolveOciModule } from '../ocimodule/registry';
+import { engineCaCertificates, fetchModule, FetchOptions, moduleDirectory } from './fetch';
 import { fetchWithFreshLocation } from './location';
 import { LocatedModule, locateModule } from './locate';
 import { loadModuleInterface, ModuleInterface } from './variables';
@@ -163,6 +166,17 @@ export class ModuleResolver {
       return this.once(this.packages, `remote ${key}`, async () => {
         const dir = await fetchModule(req.source, key, this.fetchOpts(engine, cacheDir, req.signal));
         return { dir, via: 'remote' as const };
+      }, req.signal);
+    }
+    if (src.kind === 'oci') {
+      const oci = parseOciModuleSource(req.source);
+      if (!oci || oci.error) return Promise.reject(new Error(`invalid module source ${JSON.stringify(shown)}: ${oci?.error?.message ?? 'not an oci:// source'}`));
+      // The tag is resolved once per run; the package is fetched once per digest (fetchOciPackage's cache).
+      return this.once(this.packages, `oci ${req.source}|${engine.answerContext([])}`, async () => {
+        const resolved = await resolveOciModule(engine, oci, { signal: req.signal });
+        const pkg = await fetchOciPackage(engine, resolved, cacheDir, { signal: req.signal, maxBytes: this.opts.maxBytes });
+        const dir = await moduleDirectory(pkg.root, oci.subdir ?? '', req.source);
+        return { dir, via: 'oci' as const, ...(resolved.tag ? { version: resolved.tag } : {}) };
       }, req.signal);
     }
     const description = src.kind === 'local' ? 'local' : src.description;
