@@ -18,7 +18,7 @@ import { readyTimed } from './machine';
 import { median, samples } from './stats';
 import { Engine } from '../src/engine/engine';
 import { lockProviders } from '../src/engine/lockfile';
-import { h1OfZip } from '../src/engine/mirror/hash';
+import { h1OfZip } from '../src/engine/providerpkg/hash';
 import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, packagesOf, PackagesAnswer, providerDefinition } from '../test/support/provider-packages';
 import { startTestRegistry, TestRegistry } from '../test/support/registry-server';
 import { writeConfigDir } from './mirror-child';

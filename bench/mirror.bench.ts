@@ -7,7 +7,7 @@
 //     latency, so a busy machine takes its lead away; one zh: pass over the same 40 archives is
 //     measured beside it as its CPU floor. The
 //     registry runs in a process of its own (registry-child.ts), as a real one is another
-//     machine; h1:/zh: hashing runs on worker threads (mirror/hash-pool.ts).
+//     machine; h1:/zh: hashing runs on worker threads (providerpkg/hash-pool.ts).
 //  2. An unchanged re-run vs the first run, each with a new engine (as a new CLI process would;
 //     the re-run keeps the CLI's disk cache of discovery and version lists): target ≥ 20×.
 //     Also reported: the re-run without the disk cache, and the real CLI process end to end.
@@ -23,7 +23,7 @@ import { readyTimed } from './machine';
 import { median, ms, samples as list } from './stats';
 import { Engine } from '../src/engine/engine';
 import { hashPackage, mirrorProviders, zipHashOfFile } from '../src/engine/mirror';
-import { configureHashing, hashingStats } from '../src/engine/mirror/hash';
+import { configureHashing, hashingStats } from '../src/engine/providerpkg/hash';
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../test/support/provider-packages';
 import { startTestRegistry } from '../test/support/registry-server';
 import { writeConfigDir } from './mirror-child';

@@ -71,10 +71,10 @@ const cliGroups = {
 await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [cliGroups, lazyVendor(LAZY)] });
 chmodSync('dist/cli.js', 0o755);
 await build({ ...common, minify: true, entryPoints: Object.fromEntries(CLI_GROUPS.map((g) => [`cli-${g}`, `src/cli/${g}.ts`])), outdir: 'dist', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY)] });
-// The hash pool's worker thread (src/engine/mirror/hash-worker.ts) needs a file of its own: both
+// The hash pool's worker thread (src/engine/providerpkg/hash-worker.ts) needs a file of its own: both
 // bundles start it as dist/hash-worker.js (beside them); it loads yauzl from dist/vendor as they do.
 // The vsix (.vscodeignore) and the npm package (.npmignore) ship it.
-await build({ ...common, minify: true, entryPoints: ['src/engine/mirror/hash-worker.ts'], outfile: 'dist/hash-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(['yauzl'])] });
+await build({ ...common, minify: true, entryPoints: ['src/engine/providerpkg/hash-worker.ts'], outfile: 'dist/hash-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(['yauzl'])] });
 for (const f of ['dist/extension.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', ...CLI_GROUPS.map((g) => `dist/cli-${g}.js`), 'dist/hash-worker.js']) {
   console.log(`${f} ${(statSync(f).size / 1024).toFixed(0)} KiB`);
 }

@@ -2,7 +2,7 @@
 // Each command lives in its own file and exports `run(args, io)`; src/cli.ts only dispatches.
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isPlatform } from '../engine/mirror/paths';
+import { isPlatform } from '../engine/providerpkg/platform';
 import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
 
 export interface CliIO {

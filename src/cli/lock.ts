@@ -11,7 +11,7 @@ import { CliIO, concurrencyOption, flag, moduleLimitsOption, withInterrupt, pars
 import { makeEngine } from './registry';
 import { isConfigFileName } from '../engine/config/files';
 import { LockReport, LockSource, lockProviders } from '../engine/lockfile';
-import { currentPlatform } from '../engine/mirror/types';
+import { currentPlatform } from '../engine/providerpkg/platform';
 
 export async function runLock(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, {

@@ -10,9 +10,9 @@
 import { resolve } from 'node:path';
 import { CliIO, concurrencyOption, flag, maxDirsOption, parseArgs, ParsedArgs, platformsOption, printJson, printWarnings, reportFailure, UsageError, value, withInterrupt } from './common';
 import { makeEngine } from './registry';
-import { hashPackage } from '../engine/mirror/hash';
+import { hashPackage } from '../engine/providerpkg/hash';
 import { failureDetail, MirrorFailure, mirrorProviders, scanConfigDirs } from '../engine/mirror';
-import { defaultPlatforms } from '../engine/mirror/types';
+import { defaultPlatforms } from '../engine/providerpkg/platform';
 import type { ConfigDirScan } from '../engine/mirror';
 
 export async function runHash(args: string[], io: CliIO): Promise<number> {

@@ -14,6 +14,7 @@ import { isDownloadLocation, isModuleVersionList, isProviderVersionList } from '
 import { proxySettings } from './net/dispatcher';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
+import { OciClient, OciCredentials } from './oci';
 import { redactUrls } from './net/http-errors';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
@@ -74,6 +75,9 @@ function registryProvider(address: ProviderAddress | string): ProviderAddress {
 export class Engine {
   readonly http: HttpClient;
   readonly credentials: CredentialStore;
+  /** OCI registry credentials (oci_credentials blocks, Docker-style files, docker-credential helpers). */
+  readonly ociCredentials: OciCredentials;
+  private ociClient?: OciClient;
   private readonly discovery: Discovery;
   private readonly moduleVersions: CachedLookup<Omit<VersionList, 'cached'>>;
   private readonly moduleLocations: CachedLookup<DownloadLocation>;
@@ -92,6 +96,10 @@ export class Engine {
     this.credentials = new CredentialStore({
       env, cliConfigFile: options.cliConfigFile, log: this.log, cliConfig: () => this.cliConfig(),
       allowCredentialsHelper: options.allowCredentialsHelper, helperTimeoutMs: options.credentialsHelperTimeoutMs,
+    });
+    this.ociCredentials = new OciCredentials({
+      env, cliConfig: () => this.cliConfig(), log: this.log,
+      allowHelpers: options.allowCredentialsHelper, helperTimeoutMs: options.credentialsHelperTimeoutMs,
     });
     this.http = new HttpClient({
       env, caFiles: options.caFiles, proxy: options.proxy, noProxy: options.noProxy, timeoutMs: options.timeoutMs,
@@ -227,6 +235,7 @@ export class Engine {
   /** Forget discovery and version answers (memory and disk) and re-read credentials. */
   async clearCache(): Promise<void> {
     this.credentials.reload();
+    this.ociCredentials.reload();
     this.settings = undefined;
     this.cliFiles = undefined;
     this.trust = undefined;
@@ -234,8 +243,18 @@ export class Engine {
     await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.moduleLocations.clear(), this.providerVersions.clear()]);
   }
 
+  /** The engine's OCI Distribution client (same CA files, proxy, timeouts, log and network switch as `http`), made on first use. */
+  get oci(): OciClient {
+    this.ociClient ??= new OciClient({
+      env: this.options.env ?? process.env, caFiles: this.options.caFiles, proxy: this.options.proxy, noProxy: this.options.noProxy, timeoutMs: this.options.timeoutMs,
+      userAgent: this.options.userAgent, log: this.log, networkAllowed: this.options.networkAllowed, credentials: this.ociCredentials,
+      maxAttempts: this.options.maxAttempts, maxRetryDelayMs: this.options.maxRetryDelayMs,
+    });
+    return this.ociClient;
+  }
+
   async dispose(): Promise<void> {
-    await this.http.dispose();
+    await Promise.all([this.http.dispose(), this.ociClient?.dispose()]);
   }
 
   private moduleKey(a: ModuleAddress): string {

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LockReport } from '../../src/engine/lockfile';
-import { h1OfZip } from '../../src/engine/mirror/hash';
+import { h1OfZip } from '../../src/engine/providerpkg/hash';
 import { HOST_PLATFORM } from '../support/platform';
 import type { BuiltRelease } from '../support/provider-packages';
 import { extensionApi, ourDiagnostics, trustTestCa, waitFor, workspaceDir } from './editor-helpers';

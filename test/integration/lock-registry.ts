@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { h1OfZip } from '../../src/engine/mirror/hash';
+import { h1OfZip } from '../../src/engine/providerpkg/hash';
 import {
   BuiltPackage, BuiltRelease, buildRelease, makeSigningKey, PackageFiles, packagesOf, providerDefinition, signDetached, SigningIdentity,
 } from '../support/provider-packages';

@@ -2,7 +2,7 @@
 // (not by the lock engine's orchestration): each locked platform's h1: (the package as `tofu init`
 // unpacks it) and every zh: of the release's SHA256SUMS, sorted as OpenTofu writes them.
 import { normalizeHashes } from '../../src/engine/lockfile/render';
-import { h1OfUnpackedZip } from '../../src/engine/mirror/hash';
+import { h1OfUnpackedZip } from '../../src/engine/providerpkg/hash';
 import type { BuiltRelease } from './provider-packages';
 
 export async function expectedHashes(rel: BuiltRelease, platforms: string[]): Promise<string[]> {

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tarGz } from '../unit/types/archives';
-import { h1OfZip } from '../../src/engine/mirror/hash';
+import { h1OfZip } from '../../src/engine/providerpkg/hash';
 import { BuiltRelease, buildRelease, makeSigningKey, packagesOf, PackageFiles, providerDefinition } from './provider-packages';
 import type { TestRegistry } from './registry-server';
 

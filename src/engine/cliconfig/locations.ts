@@ -15,7 +15,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { currentPlatform } from '../mirror/types';
+import { currentPlatform } from '../providerpkg/platform';
 
 export interface CliConfigLocations {
   /** The files to read, lowest precedence first (missing ones are skipped when read). */

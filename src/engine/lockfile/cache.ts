@@ -7,7 +7,7 @@
 // mirror URL. A filesystem mirror is never cached (local files are re-hashed every time).
 // Entries are checked when read (CachedLookup's validate): a damaged file is ignored and removed.
 import { join } from 'node:path';
-import { isSupportedHash } from '../mirror/hash';
+import { isSupportedHash } from '../providerpkg/hash';
 import { CachedLookup } from '../discovery/cache';
 
 /** What a lock file records for one package (one provider version on one platform). */

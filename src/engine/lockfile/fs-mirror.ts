@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderAddress } from '../addresses';
-import { h1OfDirectory, h1OfUnpackedZip } from '../mirror/hash';
+import { h1OfDirectory, h1OfUnpackedZip } from '../providerpkg/hash';
 import { filesystemMirrorTypeDirs } from '../registry/installation';
 import { parseVersion } from '../versions';
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Engine } from '../engine';
 import { makeTempDir, mapLimit, readText, removeTempDir } from '../fstree';
 import { writeFileAtomic } from '../mirror/outdir';
-import { isPlatform } from '../mirror/paths';
+import { isPlatform } from '../providerpkg/platform';
 import { MirrorStepError } from '../mirror/sources';
 import { errorText, mirrorFailure } from '../mirror/types';
 import type { MirrorStep } from '../mirror/types';
@@ -25,7 +25,7 @@ import { LockedProvider, readLockFile } from './read';
 import { canonicalConstraints, LOCK_FILE_NAME, LockEntry, normalizeHashes, renderLockFile } from './render';
 import { collectProviderRequirements, ModuleDirResolver, problemText, RequiredProviderInfo } from './requirements';
 import type { LockFailure, LockFileReport, LockProgressEvent, LockReport } from './types';
-import { zipHashesOfSums } from '../mirror/signature';
+import { zipHashesOfSums } from '../providerpkg/signature';
 
 export interface LockProvidersOptions {
   engine: Engine;

@@ -6,7 +6,7 @@
 import { isBuiltInProvider, parseProviderSource } from '../addresses';
 import type { Attribute, Block, Diagnostic, Expression, Range } from '../config/ast';
 import { parseHcl } from '../config/parser';
-import { isSupportedHash } from '../mirror/hash';
+import { isSupportedHash } from '../providerpkg/hash';
 import { parseVersion, tryParseConstraint } from '../versions';
 import { canonicalConstraints } from './render';
 

@@ -11,8 +11,9 @@ import { mirrorFailure } from './types';
 import type { MirrorFailure, MirrorProgressEvent, MirrorReport } from './types';
 
 export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
-export { currentPlatform, defaultPlatforms, failureDetail, mirrorFailure, platformsSetting, STEP_LABEL } from './types';
-export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from './hash';
+export { failureDetail, mirrorFailure, STEP_LABEL } from './types';
+export { currentPlatform, defaultPlatforms, platformsSetting } from '../providerpkg/platform';
+export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from '../providerpkg/hash';
 export { DEFAULT_MAX_CONFIG_DIRS, findConfigDirs, readDirRequirements, parseLockFile, scanConfigDirs } from './requirements';
 export type { ConfigDirScan } from './requirements';
 export { MirrorLockedError } from './layout';

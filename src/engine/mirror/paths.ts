@@ -1,6 +1,7 @@
 // Every path segment that comes from the network (hostname, namespace, type, version, platform,
 // filename) is checked here before it touches the file system: nothing may escape OUT.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isPlatform } from '../providerpkg/platform';
 
 export class UnsafePathError extends Error {
   constructor(what: string, value: string) {
@@ -13,7 +14,6 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const HOST_RE = new RegExp(`^${LABEL}(?:\\.${LABEL})*(?::[0-9]{1,5})?$`);
 const NAME_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
 const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-const PLATFORM_RE = /^[a-z0-9]+_[a-z0-9]+$/;
 const FILENAME_RE = /^[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,200}$/;
 
 /**
@@ -39,11 +39,6 @@ export function safeName(what: 'namespace' | 'type', value: string): string {
 export function safeVersion(version: string): string {
   if (!SEMVER_RE.test(version)) throw new UnsafePathError('version', version);
   return version;
-}
-
-/** True for an `os_arch` platform (e.g. `linux_amd64`). */
-export function isPlatform(platform: string): boolean {
-  return PLATFORM_RE.test(platform);
 }
 
 export function safePlatform(platform: string): string {

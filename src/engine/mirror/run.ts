@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
 import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
-import { matchesAnyHash, sha256File } from './hash';
+import { matchesAnyHash, sha256File } from '../providerpkg/hash';
 import { MirrorOutput } from './layout';
 import { archiveFilename, collisionText, FileNameClaims } from './paths';
 import { mapLimit } from '../fstree';

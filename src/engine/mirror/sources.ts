@@ -7,11 +7,11 @@ import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
 import { createLimiter, Limiter } from '../fstree';
-import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from './download';
+import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from '../providerpkg/download';
 import type { RegistryPackage } from '../registry/providers';
-import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from './hash';
+import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from '../providerpkg/hash';
 import { safeFilename, UnsafePathError } from './paths';
-import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from './signature';
+import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
 import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
 

@@ -7,7 +7,6 @@ import { redactUrls, shortText } from '../net/http-errors';
 /** How much of a failure's detail and of a name or version from a registry a message quotes (shortText). */
 export const MAX_DETAIL_CHARS = 4000;
 export const MAX_NAME_CHARS = 300;
-import { isPlatform } from './paths';
 export type { ProviderAddress };
 
 /** Which step of fetching/verifying an archive failed; part of the JSON contract. */
@@ -65,10 +64,7 @@ function failurePrefix(provider: string, version: string, platform: string): str
   return provider ? `${shortText(provider, MAX_NAME_CHARS)} ${shortText(version, MAX_NAME_CHARS) || '(any version)'} ${platform}`.trim() + ': ' : '';
 }
 
-/** An error's message on one line (for failure messages and the report). */
-export function errorText(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
-}
+export { errorText } from '../net/http-errors';
 
 export interface MirrorTarget {
   /** `hostname/namespace/type` */
@@ -116,26 +112,3 @@ export type MirrorProgressEvent =
   | { kind: 'start'; target: MirrorTarget }
   | { kind: 'bytes'; target: MirrorTarget; received: number; total?: number }
   | { kind: 'done'; target: MirrorTarget; outcome: 'mirrored' | 'up-to-date' | 'failed'; message?: string };
-
-/** `os_arch` of the machine running us (or of the Node.js platform/arch given), in Go's GOOS/GOARCH spelling. */
-export function currentPlatform(platform: string = process.platform, nodeArch: string = process.arch): string {
-  const os = ({ win32: 'windows', darwin: 'darwin', linux: 'linux', freebsd: 'freebsd', openbsd: 'openbsd', sunos: 'solaris' } as Record<string, string>)[platform] ?? platform;
-  const arch = ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<string, string>)[nodeArch] ?? nodeArch;
-  return `${os}_${arch}`;
-}
-
-/** The default target platforms: the current one plus linux_amd64 (deduplicated). */
-export function defaultPlatforms(current = currentPlatform()): string[] {
-  return [...new Set([current, 'linux_amd64'])];
-}
-
-/**
- * The platforms of a setting (tofuRegistry.lock.platforms, tofuRegistry.mirror.platforms): its
- * os_arch entries, deduplicated in order; anything else is ignored (a hand-edited settings.json
- * is not validated), and none at all means defaultPlatforms().
- */
-export function platformsSetting(configured: unknown, current = currentPlatform()): string[] {
-  const valid = Array.isArray(configured) ? configured.filter((p): p is string => typeof p === 'string' && isPlatform(p)) : [];
-  return valid.length ? [...new Set(valid)] : defaultPlatforms(current);
-}
-

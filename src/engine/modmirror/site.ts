@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { sha256File } from '../mirror/hash';
+import { sha256File } from '../providerpkg/hash';
 import { OutputDir, readJsonObject, writeJsonAtomic } from '../mirror/outdir';
 import { safeHostname } from '../mirror/paths';
 import { unpackArchive } from '../modules/fetch';

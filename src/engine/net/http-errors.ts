@@ -152,3 +152,8 @@ export function translateError(err: unknown, rawUrl: string, timeoutMs: number):
   }
   return new RegistryError('network', `request to ${url} failed: ${e?.message ?? String(err)}`, init);
 }
+
+/** An error's message on one line (for failure messages and the report). */
+export function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}

@@ -66,6 +66,8 @@ export interface OciClientOptions {
   env?: NodeJS.ProcessEnv;
   caFiles?: string[];
   proxy?: string;
+  /** Extra proxy bypass list (NO_PROXY syntax). */
+  noProxy?: string;
   /** Connect, headers and each pause of a body (default 15 s). */
   timeoutMs?: number;
   /** Whole blob upload or download (default 30 min). */
@@ -358,7 +360,7 @@ export class OciClient {
 
   private getDispatcher(): Dispatcher {
     if (this.disposed) throw new RegistryError('aborted', 'the OCI registry client was closed: the run has ended');
-    this.dispatcher ??= createDispatcher({ env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy, connectTimeoutMs: this.timeoutMs });
+    this.dispatcher ??= createDispatcher({ env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy, noProxy: this.opts.noProxy, connectTimeoutMs: this.timeoutMs });
     return this.dispatcher;
   }
 

@@ -8,8 +8,8 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { hostnameToASCII } from '../addresses';
 import { RegistryError } from '../net/errors';
-import { downloadToFile } from '../mirror/download';
-import { h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes } from '../mirror/hash';
+import { downloadToFile } from '../providerpkg/download';
+import { h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes } from '../providerpkg/hash';
 import { shownUrl } from '../net/http-errors';
 
 export interface MirrorHttp {

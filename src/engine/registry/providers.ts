@@ -3,7 +3,7 @@
 import { parseProviderSource, ProviderAddress } from '../addresses/provider-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';
-import { isSupportedHash } from '../mirror/hash';
+import { isSupportedHash } from '../providerpkg/hash';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 import { shownUrl } from '../net/http-errors';
 

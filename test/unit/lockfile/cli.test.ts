@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../../src/cli';
-import { h1OfZip } from '../../../src/engine/mirror/hash';
+import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { HOST_PLATFORM } from '../../support/platform';
 import { tempDir } from '../../support/temp';
 import { KNOWN, LockFixture, snapshot, startLockFixture } from './fixture';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Engine } from '../../../src/engine/engine';
-import { h1OfZip } from '../../../src/engine/mirror/hash';
+import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { BuiltPackage, BuiltRelease, packagesOf, PackagesAnswer, providerDefinition, signDetached } from '../../support/provider-packages';
 import { Fixture, startFixture } from '../mirror/fixture';
 

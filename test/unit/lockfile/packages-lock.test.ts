@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockProviders, LockReport, readLockFile } from '../../../src/engine/lockfile';
-import { h1OfZip } from '../../../src/engine/mirror/hash';
+import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { correctPackages, LockFixture, snapshot, startLockFixture } from './fixture';
 
 let fx: LockFixture;

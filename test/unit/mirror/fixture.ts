@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { Engine, EngineOptions } from '../../../src/engine/engine';
-import { h1OfZip } from '../../../src/engine/mirror/hash';
+import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { TestHttpsServer } from '../../support/https-server';
 import {
   BuiltPackage, BuiltRelease, buildRelease, makeSigningKey, PackageFiles, PlatformOverride, providerDefinition, SigningIdentity,

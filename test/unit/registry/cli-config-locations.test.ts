@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cliConfigLocations } from '../../../src/engine/cliconfig/locations';
 import { loadCliSettings } from '../../../src/engine/cliconfig/settings';
-import { currentPlatform } from '../../../src/engine/mirror/types';
+import { currentPlatform } from '../../../src/engine/providerpkg/platform';
 import { tempDir } from '../../support/temp';
 
 /** OpenTofu's getFile(i, n) rendered through config-location.tpl. */

@@ -1,4 +1,4 @@
-// Hashing on worker threads (mirror/hash-pool.ts behind the unchanged h1OfZip / hashPackage /
+// Hashing on worker threads (providerpkg/hash-pool.ts behind the unchanged h1OfZip / hashPackage /
 // sha256File): the same known answers as in this thread, errors and cancellation carried across,
 // the in-thread fallback when no worker can start, and the worker built for the bundles
 // (dist/hash-worker.js, started by dist/cli.js) working on its own.
@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configureHashing, h1OfZip, hashingStats, hashPackage, sha256File } from '../../../src/engine/mirror/hash';
-import { h1OfZipHere } from '../../../src/engine/mirror/hash-core';
+import { configureHashing, h1OfZip, hashingStats, hashPackage, sha256File } from '../../../src/engine/providerpkg/hash';
+import { h1OfZipHere } from '../../../src/engine/providerpkg/hash-core';
 import { tempDir } from '../../support/temp';
 import { writeZip } from '../../support/zip-writer';
 

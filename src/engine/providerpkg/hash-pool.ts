@@ -3,7 +3,7 @@
 // instead of blocking the thread that does the network I/O.
 //
 // The worker is hash-worker.js next to this module: dist/hash-worker.js beside the bundles
-// (scripts/build.mjs), out/src/engine/mirror/hash-worker.js when compiled. Workers start on first
+// (scripts/build.mjs), out/src/engine/providerpkg/hash-worker.js when compiled. Workers start on first
 // use (as many as the cores but one, at most 4), keep the process alive only while they have a
 // task, and are replaced after a crash or a cancelled task. When no worker can start (file
 // missing, threads unavailable) the pool reports itself unavailable and hash.ts hashes in this

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError, withoutUrl } from '../../../src/engine/mirror/download';
+import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError, withoutUrl } from '../../../src/engine/providerpkg/download';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { testEngine } from '../../support/registry-helpers';

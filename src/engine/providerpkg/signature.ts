@@ -3,7 +3,7 @@
 // registry's gpg_public_keys, and the document must list the archive's filename with the same
 // sha256 the registry reported as `shasum`.
 import type * as OpenPgp from 'openpgp';
-import { errorText } from './types';
+import { errorText } from '../net/http-errors';
 
 // openpgp is large; load it on first use so the extension's activation does not pay for it.
 let openpgpModule: Promise<typeof OpenPgp> | undefined;

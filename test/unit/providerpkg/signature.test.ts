@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as openpgp from 'openpgp';
-import { checkSha256Sums, parseSha256Sums, verifyDetachedSignature } from '../../../src/engine/mirror/signature';
+import { checkSha256Sums, parseSha256Sums, verifyDetachedSignature } from '../../../src/engine/providerpkg/signature';
 import { makeSigningKey, signDetached } from '../../support/provider-packages';
 
 const doc = Buffer.from(
