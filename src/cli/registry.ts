@@ -9,7 +9,7 @@ import { MAX_NAME_CHARS } from '../engine/mirror/types';
 import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
-import { disposeOciClient, listOciTags, OciTag, resolveOciModule } from '../engine/ocimodule/registry';
+import { listOciTags, OciTag, resolveOciModule } from '../engine/ocimodule/registry';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];
@@ -33,7 +33,7 @@ function one(parsed: ParsedArgs, what: string): string {
   return parsed.positionals[0];
 }
 
-/** Runs a command with an engine (and its OCI client) closed at the end; `run` may return an exit code (default 0). */
+/** Runs a command with an engine closed at the end; `run` may return an exit code (default 0). */
 export async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: Engine, json: boolean) => Promise<void | number>): Promise<number> {
   const json = flag(parsed, 'json');
   let engine: Engine | undefined;
@@ -44,7 +44,7 @@ export async function withEngine(parsed: ParsedArgs, io: CliIO, run: (engine: En
     if (err instanceof UsageError) throw err;
     return reportFailure(io, err, json);
   } finally {
-    if (engine) await Promise.all([engine.dispose(), disposeOciClient(engine)]);
+    await engine?.dispose();
   }
 }
 

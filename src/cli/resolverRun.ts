@@ -4,7 +4,6 @@
 import type { Engine } from '../engine/engine';
 import { makeTempDir, removeTempDir } from '../engine/fstree';
 import { ModuleResolver } from '../engine/modules/resolve';
-import { disposeOciClient } from '../engine/ocimodule/registry';
 import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError } from './common';
 import { makeEngine } from './registry';
 
@@ -27,7 +26,7 @@ export async function withModuleResolver(
     if (err instanceof UsageError) throw err;
     return reportFailure(io, err, json);
   } finally {
-    if (engine) await Promise.all([engine.dispose(), disposeOciClient(engine)]);
+    await engine?.dispose();
     if (scratch) await removeTempDir(scratch);
   }
 }

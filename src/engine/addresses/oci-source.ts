@@ -5,6 +5,7 @@
 // query — tag `latest` when neither is given. Its refusals are data here (`error.code`), so
 // diagnostics can point at the argument (`args` keeps each one's offsets in the source as written).
 // Pure: no network.
+import { tagProblem } from '../oci/reference';
 import { detectPackage, forcedGetter } from './go-getter';
 
 export type OciSourceErrorCode =
@@ -57,8 +58,6 @@ export interface OciModuleSource {
 
 /** ORAS-Go's repositoryRegexp (the distribution reference grammar's path components). */
 const REPOSITORY_RE = /^[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*)*$/;
-/** The distribution spec's tag grammar (ORAS-Go's tagRegexp; Go's \w is ASCII). */
-const TAG_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 /** go-digest's DigestRegexpAnchored and the hex lengths of the algorithms it has. */
 const DIGEST_RE = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
 const DIGEST_HEX_LENGTH: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
@@ -84,7 +83,7 @@ export function digestProblem(d: string): string | undefined {
 
 /** Whether `tag` is a tag the distribution spec allows. */
 export function isValidOciTag(tag: string): boolean {
-  return TAG_RE.test(tag);
+  return tagProblem(tag) === undefined; // the distribution spec's grammar, as ORAS-Go's tagRegexp
 }
 
 /** Whether `repository` is a repository name ORAS-Go (and so tofu init) accepts. */

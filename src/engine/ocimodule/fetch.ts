@@ -11,7 +11,7 @@ import type { Engine } from '../engine';
 import { unpackArchive } from '../modules/fetch';
 import { ModuleFetchError } from '../modules/fetch-error';
 import { digestProblem } from '../oci';
-import { ociClientFor, ResolvedOciModule } from './registry';
+import type { ResolvedOciModule } from './registry';
 
 /** Largest package blob read (as for other module archives). */
 export const MAX_OCI_PACKAGE_BYTES = 64 * 1024 * 1024;
@@ -54,7 +54,7 @@ async function fetchInto(engine: Engine, resolved: ResolvedOciModule, dir: strin
   try {
     const repo = { registry: resolved.registry, repository: resolved.repository };
     const file = path.join(tmp, 'package.zip');
-    const body = await ociClientFor(engine).getBlob(repo, { digest: resolved.blobDigest!, size: resolved.size! }, { maxBytes: opts.maxBytes ?? MAX_OCI_PACKAGE_BYTES, signal: opts.signal });
+    const body = await engine.oci.getBlob(repo, { digest: resolved.blobDigest!, size: resolved.size! }, { maxBytes: opts.maxBytes ?? MAX_OCI_PACKAGE_BYTES, signal: opts.signal });
     await pipeline(body, createWriteStream(file), { signal: opts.signal });
     await unpackArchive(file, path.join(tmp, 'content'));
     await fs.rm(file, { force: true });

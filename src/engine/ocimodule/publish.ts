@@ -11,7 +11,7 @@ import { parseOciModuleSource } from '../addresses/oci-source';
 import { makeTempDir, removeTempDir } from '../fstree';
 import { EMPTY_CONFIG, MEDIA_TYPE, repositoryName, sha256Digest, tagProblem } from '../oci';
 import { buildModulePackage } from './package-zip';
-import { MODULE_PACKAGE_ARTIFACT_TYPE, MODULE_PACKAGE_LAYER_TYPE, ociClientFor } from './registry';
+import { MODULE_PACKAGE_ARTIFACT_TYPE, MODULE_PACKAGE_LAYER_TYPE } from './registry';
 
 export class PublishError extends Error {}
 
@@ -76,7 +76,7 @@ export async function publishModule(req: PublishRequest): Promise<PublishResult>
     if (problem) throw new PublishError(`--tag ${t}: ${problem}`);
   }
   const tags = [...new Set(req.tags)];
-  const client = ociClientFor(req.engine);
+  const client = req.engine.oci;
   const tmp = await makeTempDir('tofu-registry-publish-');
   try {
     const zip = await buildModulePackage(req.dir, path.join(tmp, 'package.zip'));

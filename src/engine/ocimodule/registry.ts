@@ -2,42 +2,16 @@
 // internal/getmodules/oci_getter.go): a tag or digest resolves to an image manifest, which is a
 // module package when its artifactType is application/vnd.opentofu.modulepkg and it has exactly
 // one `archive/zip` layer. Plain data for the CLI and the editor (tag completion, hover,
-// diagnostics, quick fixes): listOciTags, ociTagOrder, resolveOciModule. The OciClient of an engine
-// (ociClientFor) carries the engine's CAs, proxy, timeout, CLI configuration (oci_credentials) and
-// network switch.
+// diagnostics, quick fixes): listOciTags, ociTagOrder, resolveOciModule, through the engine's OCI
+// client (engine.oci: its CAs, proxy, timeout, oci_credentials and network switch).
 import type { Engine } from '../engine';
 import { OciModuleSource, parseOciModuleSource } from '../addresses/oci-source';
 import { RegistryError } from '../net/errors';
-import { Descriptor, MEDIA_TYPE, OciClient, OciCredentials, OciRepository, repositoryName } from '../oci';
+import { Descriptor, MEDIA_TYPE, OciRepository, repositoryName } from '../oci';
 import { parseVersion, compareVersions, ParsedVersion } from '../versions/version';
 
 export const MODULE_PACKAGE_ARTIFACT_TYPE = 'application/vnd.opentofu.modulepkg';
 export const MODULE_PACKAGE_LAYER_TYPE = 'archive/zip';
-
-const clients = new WeakMap<Engine, OciClient>();
-
-/** The engine's OCI client (one per engine): its CAs, proxy, timeout, credentials and network switch. */
-export function ociClientFor(engine: Engine): OciClient {
-  let c = clients.get(engine);
-  if (!c) {
-    const o = engine.options;
-    const env = o.env ?? process.env;
-    const credentials = new OciCredentials({
-      env, cliConfig: () => engine.cliConfig(), allowHelpers: o.allowCredentialsHelper,
-      helperTimeoutMs: o.credentialsHelperTimeoutMs, log: o.log,
-    });
-    c = new OciClient({ env, caFiles: o.caFiles, proxy: o.proxy, timeoutMs: o.timeoutMs, userAgent: o.userAgent, credentials, networkAllowed: o.networkAllowed, log: o.log });
-    clients.set(engine, c);
-  }
-  return c;
-}
-
-/** Closes the engine's OCI client, if it made one (the CLI, at the end of a run). */
-export async function disposeOciClient(engine: Engine): Promise<void> {
-  const c = clients.get(engine);
-  clients.delete(engine);
-  await c?.dispose();
-}
 
 export interface OciTag {
   tag: string;
@@ -88,7 +62,7 @@ export interface OciTagList {
 
 /** The repository's tags in ociTagOrder ([] when the repository does not exist). */
 export async function listOciTags(engine: Engine, repo: OciRepository, opts: { selected?: string; signal?: AbortSignal } = {}): Promise<OciTagList> {
-  const tags = await ociClientFor(engine).listTags(repo, { signal: opts.signal });
+  const tags = await engine.oci.listTags(repo, { signal: opts.signal });
   const order = ociTagOrder(tags, opts.selected);
   return { registry: repo.registry, repository: repo.repository, tags: order, newest: newestOciTag(order) };
 }
@@ -131,7 +105,7 @@ export async function resolveOciModule(engine: Engine, source: string | OciModul
   const src = ociSourceOf(source);
   const repo = { registry: src.registry, repository: src.repository };
   const reference = src.digest ?? src.tag ?? 'latest';
-  const client = ociClientFor(engine);
+  const client = engine.oci;
   const head = await client.headManifest(repo, reference, opts);
   if (!head) {
     const what = src.digest ? `manifest ${src.digest}` : `tag ${JSON.stringify(reference)}`;
