@@ -2,7 +2,8 @@
 // demo registry (the one `npm run demo` starts): `registry.example.com` in the docs stands for it,
 // `corp-ca.pem` in the working directory is its CA (also trusted through NODE_EXTRA_CA_CERTS, as on
 // a machine set up for a private registry), and $REGISTRY, $CA and $DEMO are what
-// `npm run demo -- --serve` prints for the README's quick start. `tofu-registry` is the built CLI
+// `npm run demo -- --serve` prints for the README's quick start; `oci.example.com` stands for a real
+// OCI registry (CNCF Distribution, anonymous, the same test CA). `tofu-registry` is the built CLI
 // (dist/cli.js). A block runs under `bash -e -o pipefail` and must exit 0, or the code its
 // `<!-- exit: N -->` marker names; `<!-- not-run: why -->` skips one (counted). A `json` block
 // right after an example must have the shape the command printed: the same fields in the same
@@ -13,17 +14,21 @@ import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoRegistry, DemoRegistry } from '../../support/demo-registry';
+import { startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { tempDir } from '../../support/temp';
 import { codeBlocks, commandNames, markdownFiles, ROOT, scriptsOf } from './markdown';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const DOC_HOST = 'registry.example.com';
+const DOC_OCI_HOST = 'oci.example.com';
 
 let demo: DemoRegistry;
+let oci: TestOciRegistry;
 let work: string;
 before(async () => {
   assert.ok(existsSync(CLI), `${CLI} is missing: run npm run build first`);
   demo = await startDemoRegistry();
+  oci = await startOciRegistry();
   work = tempDir('doc-examples-');
   const bin = join(work, 'bin');
   mkdirSync(bin);
@@ -34,6 +39,7 @@ before(async () => {
 });
 after(async () => {
   await demo?.stop();
+  await oci?.stop();
 });
 
 interface Run { code: number; stdout: string; stderr: string }
@@ -126,7 +132,7 @@ for (const file of markdownFiles()) {
         continue;
       }
       const results: Run[] = [];
-      for (const script of scriptsOf(block)) results.push(await runScript(script.replaceAll(DOC_HOST, demo.registry.host), cwd, env));
+      for (const script of scriptsOf(block)) results.push(await runScript(script.replaceAll(DOC_HOST, demo.registry.host).replaceAll(DOC_OCI_HOST, oci.host), cwd, env));
       counts.run++;
       const code = results.find((r) => r.code !== 0)?.code ?? 0;
       const stdout = results.map((r) => r.stdout).join('');
