@@ -13,7 +13,23 @@ import { parseModuleSource, splitSubdir } from '../addresses/module-source';
 import type { ModuleSource } from '../addresses/module-source';
 import { withOpenFile } from '../fstree';
 import { redactUrls, shownUrl } from '../net/http-errors';
-import type { InstalledModules, ModuleRequest } from './resolve';
+
+export interface ModuleRequest {
+  /** Directory of the configuration that contains the module block. */
+  callerDir: string;
+  /** The module block's name (for modules.json keys). */
+  name: string;
+  source: string;
+  /** The version constraint, if any. */
+  version?: string | null;
+  /** Cancels the package fetch (a git clone is killed, a download aborted). */
+  signal?: AbortSignal;
+}
+
+/** What `tofu init` installed for a call (resolve.ts's InstalledModules: one per run). */
+export interface InstalledLookup {
+  find(req: ModuleRequest): Promise<{ dir: string; version?: string } | undefined>;
+}
 
 export interface LocatedModule {
   dir: string;
@@ -30,7 +46,7 @@ export interface ModulePackageFetcher {
 
 export interface LocateOptions {
   /** What `tofu init` installed (one per run); without it installed modules are not consulted. */
-  installed?: InstalledModules;
+  installed?: InstalledLookup;
   /** Fetches what is not on disk; without it only local and installed modules are found. */
   fetcher?: ModulePackageFetcher;
   /** False: nothing fetched (untrusted workspace, offline), with a message saying so. */

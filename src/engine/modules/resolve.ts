@@ -16,20 +16,10 @@ import { fetchOciPackage } from '../ocimodule/fetch';
 import { resolveOciModule } from '../ocimodule/registry';
 import { engineCaCertificates, fetchModule, FetchOptions, moduleDirectory } from './fetch';
 import { fetchWithFreshLocation } from './location';
-import { LocatedModule, locateModule } from './locate';
+import { LocatedModule, locateModule, ModuleRequest } from './locate';
 import { loadModuleInterface, ModuleInterface } from './variables';
 
-export interface ModuleRequest {
-  /** Directory of the configuration that contains the module block. */
-  callerDir: string;
-  /** The module block's name (for modules.json keys). */
-  name: string;
-  source: string;
-  /** The version constraint, if any. */
-  version?: string | null;
-  /** Cancels the package fetch (a git clone is killed, a download aborted). */
-  signal?: AbortSignal;
-}
+export type { ModuleRequest } from './locate';
 
 export interface ResolvedModule {
   dir: string;
