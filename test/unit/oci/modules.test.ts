@@ -96,6 +96,14 @@ describe('oci:// modules against a registry with Basic auth', () => {
     const forced = await run(['publish-module', 'module', target, '--tag', 'stable', '--tag', 'latest', '--force']);
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /moved tag latest \(was sha256:/);
+
+    // annotations go into the manifest (and so into its digest); resolve shows them
+    const annotated = await run(['publish-module', 'module', target, '--tag', 'annotated', '--annotation', 'org.opencontainers.image.version=1.1.0', '--annotation', 'org.opencontainers.image.source=https://git.example.com/net', '--json']);
+    assert.equal(annotated.code, 0, annotated.stderr);
+    assert.notEqual(JSON.parse(annotated.stdout).manifestDigest, next.manifestDigest);
+    assert.equal(JSON.parse(annotated.stdout).blobDigest, next.blobDigest, 'the same package');
+    const shown = await run(['resolve', `${target}?tag=annotated`]);
+    assert.match(shown.stdout, /  org\.opencontainers\.image\.source: https:\/\/git\.example\.com\/net\n  org\.opencontainers\.image\.version: 1\.1\.0\n/);
     assert.equal(JSON.parse((await run(['resolve', `${target}?tag=latest`, '--json'])).stdout).manifestDigest, next.manifestDigest);
   });
 
@@ -103,13 +111,13 @@ describe('oci:// modules against a registry with Basic auth', () => {
     const j = await run(['versions', `oci://${reg.host}/mods/net`, '--json']);
     assert.equal(j.code, 0, j.stderr);
     const doc = JSON.parse(j.stdout);
-    assert.deepEqual(doc.versions, ['2.0.0-rc.1', '1.1.0', '1.0.0', 'v0.9.0', 'latest', 'stable']);
+    assert.deepEqual(doc.versions, ['2.0.0-rc.1', '1.1.0', '1.0.0', 'v0.9.0', 'annotated', 'latest', 'stable']);
     assert.deepEqual(doc.tags.filter((t: { prerelease: boolean }) => t.prerelease).map((t: { tag: string }) => t.tag), ['2.0.0-rc.1']);
     assert.deepEqual([doc.kind, doc.selected, doc.newest], ['oci', 'latest', '1.1.0']);
     const pinned = JSON.parse((await run(['versions', `oci://${reg.host}/mods/net?tag=1.0.0`, '--json'])).stdout);
     assert.deepEqual(pinned.tags.filter((t: { selected: boolean }) => t.selected).map((t: { tag: string }) => t.tag), ['1.0.0']);
     const human = await run(['versions', `oci://${reg.host}/mods/net`]);
-    assert.match(human.stdout, /tags: {5}2\.0\.0-rc\.1 \(prerelease\) 1\.1\.0 1\.0\.0 v0\.9\.0 latest \* stable\n/);
+    assert.match(human.stdout, /tags: {5}2\.0\.0-rc\.1 \(prerelease\) 1\.1\.0 1\.0\.0 v0\.9\.0 annotated latest \* stable\n/);
     const bad = await run(['versions', `oci://${reg.host}/mods/net?tag=a&digest=sha256:${'0'.repeat(64)}`]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /cannot set both "tag" and "digest" arguments/);
