@@ -60,9 +60,26 @@ export interface OciTagList {
   newest: string | null;
 }
 
+/** How long a repository's tag list is reused: one request per repository for a run (outdated, a completion burst). */
+const TAG_LIST_TTL_MS = 60_000;
+const tagLists = new WeakMap<Engine, Map<string, { at: number; tags: Promise<string[]> }>>();
+
+/** The tags of a repository, asked once per engine and minute however many calls use it (failures not kept). */
+function repositoryTags(engine: Engine, repo: OciRepository, signal?: AbortSignal): Promise<string[]> {
+  let memo = tagLists.get(engine);
+  if (!memo) tagLists.set(engine, (memo = new Map()));
+  const key = repositoryName(repo);
+  const hit = memo.get(key);
+  if (hit && Date.now() - hit.at < TAG_LIST_TTL_MS) return hit.tags;
+  const entry = { at: Date.now(), tags: engine.oci.listTags(repo, { signal }) };
+  memo.set(key, entry);
+  entry.tags.catch(() => { if (memo!.get(key) === entry) memo!.delete(key); });
+  return entry.tags;
+}
+
 /** The repository's tags in ociTagOrder ([] when the repository does not exist). */
 export async function listOciTags(engine: Engine, repo: OciRepository, opts: { selected?: string; signal?: AbortSignal } = {}): Promise<OciTagList> {
-  const tags = await engine.oci.listTags(repo, { signal: opts.signal });
+  const tags = await repositoryTags(engine, repo, opts.signal);
   const order = ociTagOrder(tags, opts.selected);
   return { registry: repo.registry, repository: repo.repository, tags: order, newest: newestOciTag(order) };
 }

@@ -166,8 +166,10 @@ describe('oci:// modules against a registry with Basic auth', () => {
       norepo: `oci://${reg.host}/mods/nothing-here`,
     };
     write(root, { 'main.tf': Object.entries(calls).map(([n, s]) => `module "${n}" {\n  source = "${s}"\n}\n`).join('') });
+    reg.resetLog();
     const r = await run(['outdated', '--json', '--cache-dir', cache(), 'stack']);
     assert.equal(r.code, 1, r.stderr);
+    assert.equal(reg.count('GET', '/v2/mods/net/tags/list'), 1, 'one tag list for the four calls of one repository');
     const deps = JSON.parse(r.stdout).dependencies as Array<Record<string, unknown>>;
     const by = Object.fromEntries(deps.filter((d) => d.kind === 'module').map((d) => [d.name, [d.locked, d.selected, d.newest, d.status]]));
     assert.deepEqual(by, {
