@@ -1,10 +1,10 @@
 // Quick fixes and CodeLenses: "newer version available: X → update constraint" (keeps the user's
 // operator style) and "add missing version" (pins to ~> of the newest).
 import * as vscode from 'vscode';
-import { Fix, fixesFor } from './logic/fixes';
-import { within } from './logic/lookup';
-import { attributeAt, contains, refAt, Ref } from './logic/refs';
-import { targetOf } from './logic/target';
+import { Fix, fixesFor } from '../features/fixes';
+import { within } from '../features/lookup';
+import { attributeAt, contains, refAt, Ref } from '../features/refs';
+import { targetOf } from '../features/target';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';

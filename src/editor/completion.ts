@@ -1,8 +1,8 @@
 // Version completion inside `version = "…"` (module calls with a registry source, required_providers
 // entries) and cheap source completion (addresses already used in the workspace).
 import * as vscode from 'vscode';
-import { sourceCompletions, versionCompletions } from './logic/completion';
-import { locateString } from './logic/locate';
+import { sourceCompletions, versionCompletions } from '../features/completion';
+import { locateString } from '../features/locate';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
 import { knownSources } from './workspaceSources';

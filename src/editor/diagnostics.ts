@@ -2,7 +2,7 @@
 // document nor any registry answer changed, and the lookups they start double as the prefetch that
 // makes completion and hover instant. Network failures are reported once per host, gently.
 import * as vscode from 'vscode';
-import { computeDiagnostics, EditorDiagnostic } from './logic/diagnostics';
+import { computeDiagnostics, EditorDiagnostic } from '../features/diagnostics';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 

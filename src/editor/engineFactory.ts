@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { describeSource, Engine, EngineOptions, LogEntry } from '../engine/engine';
 import { redactUrls } from '../engine/net/http-errors';
-import type { RegistryBackend } from './logic/lookup';
+import type { RegistryBackend } from '../features/lookup';
 import type { EditorSettings } from './settings';
 
 export function engineOptions(s: EditorSettings, cacheDir: string, log: vscode.LogOutputChannel): EngineOptions {

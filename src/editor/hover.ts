@@ -1,10 +1,10 @@
 // Hovers on `version` (the constraint in words, what tofu init selects, matches, warnings) and on
 // `source` (parsed address, service discovery, resolved download location).
 import * as vscode from 'vscode';
-import { select } from './logic/select';
-import { builtInHover, sourceHover, versionHover } from './logic/hover';
-import { locateAttribute } from './logic/locate';
-import { within } from './logic/lookup';
+import { select } from '../features/select';
+import { builtInHover, sourceHover, versionHover } from '../features/hover';
+import { locateAttribute } from '../features/locate';
+import { within } from '../features/lookup';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';

@@ -12,9 +12,9 @@ import {
 } from '../engine/lockfile';
 import { parseProviderSource } from '../engine/addresses';
 import { ModuleResolver } from '../engine/modules/resolve';
-import { lockHover } from './logic/lockHover';
-import { within } from './logic/lookup';
-import { providerTarget } from './logic/target';
+import { lockHover } from '../features/lockHover';
+import { within } from '../features/lookup';
+import { providerTarget } from '../features/target';
 import { toRange } from './convert';
 import { LOCK_COMMAND, registerLockCommand, teamPlatforms } from './lockCommand';
 import { LOCK_SELECTOR, SELECTOR } from './selector';

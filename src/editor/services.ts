@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import type { Engine } from '../engine/engine';
 import type { ConfigFile } from '../engine/config/ast';
 import { parseConfig } from '../engine/config';
-import { collectRefs, DocRefs } from './logic/refs';
-import { RegistryLookup } from './logic/lookup';
+import { collectRefs, DocRefs } from '../features/refs';
+import { RegistryLookup } from '../features/lookup';
 import { EditorSettings, readSettings } from './settings';
 import { isOurFileName } from './selector';
 

@@ -3,7 +3,7 @@
 // bypass it, in addition to NO_PROXY. `http.proxyStrictSSL` is deliberately not honoured: registry
 // TLS is always verified (trust a private CA with tofuRegistry.caFile or NODE_EXTRA_CA_CERTS).
 import * as vscode from 'vscode';
-import { noProxyList } from './logic/proxy';
+import { noProxyList } from '../features/proxy';
 import { ConfigDirScan, scanConfigDirs } from '../engine/mirror/requirements';
 
 export interface EditorSettings {

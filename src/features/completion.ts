@@ -1,6 +1,6 @@
 // Version completion items, computed from the registry's version list. Pure (no vscode): the
 // completion provider only converts these to vscode.CompletionItem.
-import { tryParseConstraint, VersionRules, parseVersion } from '../../engine/versions';
+import { tryParseConstraint, VersionRules, parseVersion } from '../engine/versions';
 import { select } from './select';
 
 export interface VersionItem {

@@ -1,8 +1,8 @@
 // Registry diagnostics for one document, from its refs and what the lookup already knows. Pure
 // (no vscode) and synchronous: the adapter triggers lookups, then recomputes when they settle.
-import type { Range } from '../../engine/config/ast';
-import { RegistryError } from '../../engine/net/errors';
-import { parseVersion, tryParseConstraint, VersionRules } from '../../engine/versions';
+import type { Range } from '../engine/config/ast';
+import { RegistryError } from '../engine/net/errors';
+import { parseVersion, tryParseConstraint, VersionRules } from '../engine/versions';
 import { select } from './select';
 import { describeError } from './hover';
 import type { Settled } from './lookup';

@@ -1,9 +1,9 @@
 // Quick fixes / CodeLens edits: "newer version available → update constraint" (keeps the user's
 // operator style) and "add missing version" (pins to ~> of the newest). Pure (no vscode).
-import type { Position, Range } from '../../engine/config/ast';
-import { parseVersion, selectVersions, tryParseConstraint } from '../../engine/versions';
+import type { Position, Range } from '../engine/config/ast';
+import { parseVersion, selectVersions, tryParseConstraint } from '../engine/versions';
 import { select } from './select';
-import type { ConstraintTerm, ParsedVersion, VersionRules } from '../../engine/versions';
+import type { ConstraintTerm, ParsedVersion, VersionRules } from '../engine/versions';
 import type { Ref } from './refs';
 
 export interface Fix {

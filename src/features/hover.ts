@@ -1,11 +1,11 @@
 // Hover text (Markdown) for `version` and `source`. Pure (no vscode).
-import { describeConstraint, parseVersion, tryParseConstraint } from '../../engine/versions';
+import { describeConstraint, parseVersion, tryParseConstraint } from '../engine/versions';
 import { select } from './select';
-import type { VersionRules } from '../../engine/versions';
-import { splitSubdir } from '../../engine/addresses';
-import type { ModuleSource, ProviderAddress } from '../../engine/addresses';
-import { RegistryError } from '../../engine/net/errors';
-import { shownUrl, tokenEnvName } from '../../engine/net/http-errors';
+import type { VersionRules } from '../engine/versions';
+import { splitSubdir } from '../engine/addresses';
+import type { ModuleSource, ProviderAddress } from '../engine/addresses';
+import { RegistryError } from '../engine/net/errors';
+import { shownUrl, tokenEnvName } from '../engine/net/http-errors';
 import type { DiscoveryInfo } from './lookup';
 import type { Target } from './target';
 
