@@ -27,6 +27,8 @@ commands:
   outdated [--max-modules N] [--max-dirs N] [--json] [DIR...]
                                                     every module and provider: locked, selected, newest,
                                                     status; exit 1 when any is not up to date
+  lsp [--stdio] [--cache-dir DIR]                   the language server on stdin/stdout, for any editor
+                                                    with an LSP client (settings from the client)
 
 network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
@@ -93,6 +95,7 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   lock: () => (require('./cli/lock') as typeof import('./cli/lock')).runLock,
   types: () => (require('./cli/types') as typeof import('./cli/types')).runTypes,
   outdated: () => (require('./cli/outdated') as typeof import('./cli/outdated')).runOutdated,
+  lsp: () => (require('./cli/lsp') as typeof import('./cli/lsp')).runLsp,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
