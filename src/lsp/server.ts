@@ -366,8 +366,9 @@ export class TofuRegistryServer implements FeatureContext {
 
   private setDiagnostics(uri: string, kind: keyof FileDiagnostics, list: Diagnostic[]): void {
     let d = this.diagnosticsByUri.get(uri);
+    const first = !d; // an open document gets its (maybe empty) list once, so the client knows it was checked
     if (!d) this.diagnosticsByUri.set(uri, (d = { registry: [], types: [], lock: [] }));
-    const same = JSON.stringify(d[kind]) === JSON.stringify(list);
+    const same = !first && JSON.stringify(d[kind]) === JSON.stringify(list);
     d[kind] = list;
     if (!same) this.publish(uri);
   }
