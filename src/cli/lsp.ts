@@ -3,7 +3,7 @@
 //   and through window/logMessage. `--stdio` is accepted because LSP clients add it. Settings come
 //   from the client (initializationOptions / workspace/configuration section "tofuRegistry").
 import { StreamMessageReader, StreamMessageWriter, createConnection } from 'vscode-languageserver/node';
-import { listen } from '../lsp/server';
+import { listen } from '../lsp/listen';
 import { CliIO, defaultCacheDir, parseArgs, UsageError, value } from './common';
 
 declare const __TOFU_REGISTRY_VERSION__: string | undefined;

@@ -3,12 +3,9 @@
 // asynchronously, so the extension host keeps serving typing and other requests between files.
 import * as vscode from 'vscode';
 import { mapLimit, readTextCapped } from '../engine/fstree';
-import { KnownSources, sourceStrings } from '../features/workspace';
+import { KnownSources, MAX_SCAN_FILE_BYTES, MAX_SCAN_FILES, sourceStrings } from '../features/workspace';
 import type { RegistryServices } from './services';
 
-/** Files scanned at most, and the largest one read (a generated or vendored .tf is skipped). */
-const MAX_FILES = 500;
-export const MAX_SCAN_FILE_BYTES = 512 * 1024;
 const SCAN_CONCURRENCY = 8;
 
 let known: KnownSources | undefined;
@@ -25,7 +22,7 @@ export async function knownSources(services: RegistryServices): Promise<Set<stri
 
 async function scanWorkspace(): Promise<string[]> {
   const sources: string[] = [];
-  const files = await vscode.workspace.findFiles('**/*.{tf,tofu}', '**/{.terraform,node_modules,.git}/**', MAX_FILES);
+  const files = await vscode.workspace.findFiles('**/*.{tf,tofu}', '**/{.terraform,node_modules,.git}/**', MAX_SCAN_FILES);
   await mapLimit(files, SCAN_CONCURRENCY, async (f) => {
     const text = await readSmallFile(f).catch(() => undefined); // unreadable: skip
     if (text !== undefined) sources.push(...sourceStrings(text));

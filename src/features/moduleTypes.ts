@@ -63,10 +63,10 @@ export class ModuleTypes {
   }
 
   /** The called module of a module block, or undefined (logged) when it cannot be loaded in time. */
-  async module(doc: ParsedText, call: ModuleCall, waitMs = INTERACTIVE_WAIT_MS): Promise<ResolvedModule | undefined> {
+  async module(doc: ParsedText, call: ModuleCall, waitMs = INTERACTIVE_WAIT_MS, signal?: AbortSignal): Promise<ResolvedModule | undefined> {
     const source = callSource(call);
     if (!source) return undefined;
-    const req = { callerDir: path.dirname(doc.fsPath), name: call.name, source, version: call.version?.literal ?? null };
+    const req = { callerDir: path.dirname(doc.fsPath), name: call.name, source, version: call.version?.literal ?? null, signal };
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), waitMs); });
@@ -79,12 +79,13 @@ export class ModuleTypes {
     }
   }
 
-  async hover(doc: ParsedText, pos: { line: number; character: number }, waitMs = INTERACTIVE_WAIT_MS): Promise<FeatureHover | undefined> {
+  /** `signal`: the request was cancelled — the module fetches it started stop. */
+  async hover(doc: ParsedText, pos: { line: number; character: number }, waitMs = INTERACTIVE_WAIT_MS, signal?: AbortSignal): Promise<FeatureHover | undefined> {
     const ref = variableReferenceAt(doc.file, pos.line, pos.character);
     if (ref) return this.referenceHover(doc, ref);
     const out = outputReferenceAt(doc.file, pos.line, pos.character);
     if (out) {
-      const o = (await this.calledModule(doc, out.module, waitMs))?.iface.outputs.find((x) => x.name === out.output);
+      const o = (await this.calledModule(doc, out.module, waitMs, signal))?.iface.outputs.find((x) => x.name === out.output);
       return o && { markdown: outputMarkdown(out.module, o), range: out.range };
     }
     const summary = this.summary(doc);
@@ -100,7 +101,7 @@ export class ModuleTypes {
     }
     const cur = inputCursor(summary.modules, pos, doc.text);
     if (cur?.kind !== 'argument-name') return undefined;
-    const mod = await this.module(doc, cur.call, waitMs);
+    const mod = await this.module(doc, cur.call, waitMs, signal);
     const v = mod?.iface.variables.find((x) => x.name === cur.name);
     if (!v) return undefined;
     return { markdown: `**Input** of module \`${cur.call.name}\`\n\n${variableMarkdown(v)}`, range: cur.range };
@@ -115,18 +116,18 @@ export class ModuleTypes {
   }
 
   /** The called module of `module.NAME` from this document's directory (any file of it). */
-  private async calledModule(doc: ParsedText, name: string, waitMs: number): Promise<ResolvedModule | undefined> {
+  private async calledModule(doc: ParsedText, name: string, waitMs: number, signal?: AbortSignal): Promise<ResolvedModule | undefined> {
     const calls = await moduleCallsOfDirectory({ path: doc.fsPath, calls: this.summary(doc).modules });
     const call = calls.find((c) => c.name === name);
-    return call && this.module(doc, call, waitMs);
+    return call && this.module(doc, call, waitMs, signal);
   }
 
   /** Completion of module input names (in a module block) and outputs (after `module.NAME.`). */
-  async complete(doc: ParsedText, pos: { line: number; character: number }, waitMs = INTERACTIVE_WAIT_MS): Promise<FeatureCompletion[] | undefined> {
+  async complete(doc: ParsedText, pos: { line: number; character: number }, waitMs = INTERACTIVE_WAIT_MS, signal?: AbortSignal): Promise<FeatureCompletion[] | undefined> {
     const lineStart = lineOffset(doc.text, pos.line);
     const outputs = outputCompletionContext(doc.text.slice(lineStart, lineStart + pos.character));
     if (outputs) {
-      const mod = await this.calledModule(doc, outputs.module, waitMs);
+      const mod = await this.calledModule(doc, outputs.module, waitMs, signal);
       if (!mod) return undefined;
       const range = { start: { line: pos.line, character: pos.character - outputs.prefix.length }, end: pos };
       return mod.iface.outputs.map((o): FeatureCompletion => ({
@@ -136,7 +137,7 @@ export class ModuleTypes {
     }
     const cur = inputCursor(this.summary(doc).modules, pos, doc.text);
     if (!cur || cur.kind === 'argument-value') return undefined;
-    const mod = await this.module(doc, cur.call, waitMs);
+    const mod = await this.module(doc, cur.call, waitMs, signal);
     if (!mod) return undefined;
     // When completing over an existing (half-typed) name, that name does not count as set.
     const call = cur.kind === 'argument-name' ? { ...cur.call, arguments: cur.call.arguments.filter((a) => a.name !== cur.name) } : cur.call;

@@ -1,7 +1,10 @@
 // Workspace scans both adapters make: the configuration directories under the workspace folders
 // (capped by tofuRegistry.maxConfigDirs, never silently), and the registry module sources already
 // used there (for cheap source completion).
+import { readdir } from 'node:fs/promises';
+import * as path from 'node:path';
 import { parseModuleSource } from '../engine/addresses';
+import { mapLimit, readTextCapped } from '../engine/fstree';
 import { ConfigDirScan, scanConfigDirs } from '../engine/mirror/requirements';
 import type { FeatureLog } from './context';
 import type { FeatureSettings } from './settings';
@@ -19,6 +22,31 @@ const SOURCE_RE = /^\s*source\s*=\s*"([^"\n]+)"/gm;
 /** The `source = "…"` strings of one file's text (a cheap regular expression, no parse). */
 export function sourceStrings(text: string): string[] {
   return [...text.matchAll(SOURCE_RE)].map((m) => m[1]);
+}
+
+/** Files scanned at most for source strings, and the largest one read (a generated or vendored .tf is skipped). */
+export const MAX_SCAN_FILES = 500;
+export const MAX_SCAN_FILE_BYTES = 512 * 1024;
+
+/**
+ * The `source` strings of the *.tf / *.tofu files of the configuration directories under `roots`
+ * (at most 200 directories and MAX_SCAN_FILES files, each read once, capped), for KnownSources
+ * where the editor has no file search of its own.
+ */
+export async function scanSourceStrings(roots: readonly string[], log: Pick<FeatureLog, 'warn'>): Promise<string[]> {
+  const scan = await scanFeatureDirs(roots, { maxConfigDirs: 200 }, log);
+  const files: string[] = [];
+  await mapLimit(scan.dirs, 8, async (dir) => {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (/\.(?:tf|tofu)$/.test(name) && files.length < MAX_SCAN_FILES) files.push(path.join(dir, name));
+    }
+  });
+  const out: string[] = [];
+  await mapLimit(files, 8, async (f) => {
+    const text = await readTextCapped(f, MAX_SCAN_FILE_BYTES).catch(() => undefined);
+    if (text !== undefined) out.push(...sourceStrings(text));
+  });
+  return out;
 }
 
 const RESCAN_AFTER_MS = 60_000;
