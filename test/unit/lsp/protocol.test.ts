@@ -167,6 +167,10 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
         });
         const edit = got[0].textEdit as TextEdit;
         assert.deepEqual(edit.range, { start: { line: 2, character: col }, end: { line: 2, character: col + 6 } }, `the string's content, in ${encoding} columns`);
+        // Positions read in the same unit: on the closing quote still in the string, on the opening one not yet.
+        const at = async (character: number) => items(await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: 2, character } }));
+        assert.ok((await at(col + 6)).length > 0, 'the cursor on the closing quote completes');
+        assert.equal((await at(col - 1)).length, 0, 'the cursor on the opening quote does not');
         const d = await s.waitDiagnostics(uri, () => true);
         assert.ok(d);
       } finally {
