@@ -12,7 +12,8 @@ import { COMMANDS } from './common';
 import { fixEdit } from './requests';
 import type { TofuRegistryServer } from './server';
 
-export async function executeCommand(s: TofuRegistryServer, command: string, args: unknown[], token: CancellationToken, progress: WorkDoneProgressReporter): Promise<unknown> {
+export async function executeCommand(s: TofuRegistryServer, command: string, args: unknown[], token: CancellationToken,
+  progress: WorkDoneProgressReporter & { token?: CancellationToken }): Promise<unknown> {
   if (command === COMMANDS.applyFix) {
     const [uri, version, fix] = args as [string, number, Fix];
     const doc = s.docs.get(uri);
@@ -26,6 +27,7 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
   const a = (args[0] && typeof args[0] === 'object' ? args[0] : {}) as LockFixArgs & { platforms?: string[]; out?: string; allMatching?: boolean; baseUrl?: string };
   const ac = new AbortController();
   token.onCancellationRequested(() => ac.abort());
+  progress.token?.onCancellationRequested(() => ac.abort()); // the progress's own cancel button
   const dirs = a.dirs?.length ? a.dirs : s.workspaceFolders;
   if (!dirs.length) throw new Error(`${command}: no directory given (arguments [{"dirs": [...]}]) and no workspace folder`);
   const title = command === COMMANDS.lock ? 'Locking providers' : command === COMMANDS.mirror ? 'Mirroring providers'

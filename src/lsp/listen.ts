@@ -4,6 +4,7 @@ import {
   DidOpenTextDocumentParams, DidSaveTextDocumentParams, DocumentDiagnosticReportKind, Range,
 } from 'vscode-languageserver/node';
 import { executeCommand } from './commands';
+import { COMMANDS } from './common';
 import { codeActions, codeLenses, completion, hover } from './requests';
 import { ServerOptions, TofuRegistryServer } from './server';
 
@@ -26,7 +27,13 @@ export function listen(connection: Connection, options: ServerOptions): Promise<
   connection.onHover((p, token) => hover(server, p.textDocument.uri, p.position, token));
   connection.onCodeAction((p, token) => codeActions(server, p.textDocument.uri, p.range, p.context, token));
   connection.onCodeLens((p) => codeLenses(server, p.textDocument.uri));
-  connection.onExecuteCommand((p, token, progress) => executeCommand(server, p.command, p.arguments ?? [], token, progress));
+  connection.onExecuteCommand(async (p, token, progress) => {
+    // The client's work-done token when it sent one; else progress the server creates (window/workDoneProgress/create),
+    // which the client may cancel too.
+    const reporter = p.workDoneToken === undefined && server.workDoneProgress && p.command !== COMMANDS.applyFix
+      ? await connection.window.createWorkDoneProgress().catch(() => progress) : progress;
+    return executeCommand(server, p.command, p.arguments ?? [], token, reporter);
+  });
   connection.languages.diagnostics.on((p) => ({ kind: DocumentDiagnosticReportKind.Full, items: server.pulled(p.textDocument.uri) }));
   connection.onShutdown(() => { shutdown = true; server.dispose(); });
   return new Promise((resolve) => {

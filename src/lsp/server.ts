@@ -50,6 +50,8 @@ export class TofuRegistryServer implements FeatureContext {
   refreshDiagnostics = false;
   refreshLenses = false;
   configurationPull = false;
+  /** The client accepts progress the server creates (window/workDoneProgress/create). */
+  workDoneProgress = false;
   workspaceFolders: string[] = [];
   readonly types: ModuleTypes;
   readonly lock: LockStatus;
@@ -103,6 +105,7 @@ export class TofuRegistryServer implements FeatureContext {
     this.refreshDiagnostics = !!caps.workspace?.diagnostics?.refreshSupport;
     this.refreshLenses = !!caps.workspace?.codeLens?.refreshSupport;
     this.configurationPull = !!caps.workspace?.configuration;
+    this.workDoneProgress = !!caps.window?.workDoneProgress;
     this.workspaceFolders = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
     if (!this.workspaceFolders.length && params.rootUri) this.workspaceFolders = [uriToPath(params.rootUri)];
     const init = params.initializationOptions as Record<string, unknown> | undefined;

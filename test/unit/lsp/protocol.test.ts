@@ -25,13 +25,13 @@ after(async () => {
 
 const env = () => ({ PATH: process.env.PATH, HOME: path.join(tmp.path, 'home'), XDG_CACHE_HOME: path.join(tmp.path, 'cache') });
 
-async function session(opts: { encodings?: string[]; settings?: Record<string, unknown> } = {}): Promise<{ s: LspSession; init: InitializeResult; dir: string }> {
+async function session(opts: { encodings?: string[]; settings?: Record<string, unknown>; pull?: boolean } = {}): Promise<{ s: LspSession; init: InitializeResult; dir: string }> {
   const dir = path.join(tmp.path, `ws-${Math.random().toString(36).slice(2)}`);
   mkdirSync(dir, { recursive: true });
   const s = startLsp(['--stdio', '--cache-dir', path.join(tmp.path, 'cache')], env());
   const init = await s.conn.sendRequest('initialize', {
     processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
-    capabilities: { general: opts.encodings ? { positionEncodings: opts.encodings } : undefined, textDocument: { publishDiagnostics: {} } },
+    capabilities: { general: opts.encodings ? { positionEncodings: opts.encodings } : undefined, textDocument: { publishDiagnostics: {}, ...(opts.pull ? { diagnostic: {} } : {}) } },
     initializationOptions: { tofuRegistry: { caFile: reg.caCertPath, ...opts.settings } },
   }) as InitializeResult;
   await s.conn.sendNotification('initialized', {});
@@ -143,8 +143,35 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
       const req = s.conn.sendRequest('textDocument/hover', { textDocument: { uri: uri2 }, position: posOf(slow, 'version = "', 2) }, cts.token);
       setTimeout(() => cts.cancel(), 100);
       await req.catch(() => null);
-      assert.ok(Date.now() - t0 < 600, `answered ${Date.now() - t0} ms after the request, cancelled after 100 ms (budget 1000 ms)`);
+      assert.ok(Date.now() - t0 < 900, `answered ${Date.now() - t0} ms after the request, cancelled after 100 ms (budget 1000 ms)`);
       reg.setFault('/v1/modules/acme/storage', null);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('answers pulled diagnostics when the client pulls, and runs a command with $/progress', async () => {
+    const { s, init, dir } = await session({ pull: true });
+    try {
+      assert.ok(init.capabilities.diagnosticProvider, 'a diagnostic provider for a client that pulls');
+      const text = `module "nope" {\n  source  = "${reg.host}/acme/nope/aws"\n  version = "1.0.0"\n}\n\nmodule "net" {\n  source  = "${reg.host}/acme/network/aws"\n  version = "~> 1.0"\n}\n`;
+      const uri = open(s, dir, 'main.tf', text);
+      const report = await eventually('a pulled not-found diagnostic', async () => {
+        const r = await s.conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } }) as { kind: string; items: Array<{ code?: string }> };
+        return r.items.some((d) => d.code === 'not-found') ? r : undefined;
+      });
+      assert.equal(report.kind, 'full');
+      assert.equal(s.diagnostics.get(uri), undefined, 'nothing pushed to a client that pulls');
+      const progress: Array<{ kind: string; title?: string }> = [];
+      s.conn.onNotification('$/progress', (p: { token: string; value: { kind: string; title?: string } }) => { if (p.token === 'outdated-1') progress.push(p.value); });
+      const result = await s.conn.sendRequest('workspace/executeCommand', {
+        command: 'tofuRegistry.outdated', arguments: [{ dirs: [dir] }], workDoneToken: 'outdated-1',
+      }) as { dependencies: Array<{ name: string; newest: string | null; status: string }> };
+      const net = result.dependencies.find((d) => d.name === 'net');
+      assert.equal(net?.newest, '2.1.0');
+      assert.equal(net?.status, 'update-out-of-range');
+      assert.deepEqual(progress.map((p) => p.kind), ['begin', 'end']);
+      assert.equal(progress[0].title, 'Checking dependencies');
     } finally {
       await s.close();
     }
