@@ -177,6 +177,26 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
     }
   });
 
+  it('offline: no request at all, local checks still run; turning it off looks the registry up', async () => {
+    const { s, dir } = await session({ settings: { offline: true } });
+    try {
+      reg.server.resetLog();
+      const text = `module "nope" {\n  source  = "${reg.host}/acme/nope/aws"\n  version = "~> not a version"\n}\n\nmodule "gone" {\n  source  = "${reg.host}/acme/gone/aws"\n}\n`;
+      const uri = open(s, dir, 'main.tf', text);
+      const d = await s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'malformed-constraint'));
+      assert.ok(!d.diagnostics.some((x) => x.code === 'not-found'));
+      const c = await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: posOf(text, '~> not', 1) });
+      assert.equal(items(c).length, 0, 'no versions offline');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(reg.server.requests.map((r) => r.path), [], 'no request reached the registry');
+      await s.conn.sendNotification('workspace/didChangeConfiguration', { settings: { tofuRegistry: { caFile: reg.caCertPath, offline: false } } });
+      await s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'not-found'));
+      assert.ok(reg.server.requests.length > 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   for (const encoding of ['utf-16', 'utf-8'] as const) {
     it(`counts columns in ${encoding} on a line with non-ASCII characters`, async () => {
       const { s, init, dir } = await session({ encodings: encoding === 'utf-8' ? ['utf-8', 'utf-16'] : ['utf-16'] });
