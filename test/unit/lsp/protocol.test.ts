@@ -197,6 +197,31 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
     }
   });
 
+  it('follows a lock file written on disk (didChangeWatchedFiles): lock diagnostics and the lock quick fix', async () => {
+    const { s, dir } = await session({ settings: { offline: true, lock: { platforms: ['linux_amd64'] } } });
+    try {
+      const text = 'terraform {\n  required_providers {\n    random = {\n      source  = "hashicorp/random"\n      version = "~> 3.0"\n    }\n  }\n}\n';
+      const uri = open(s, dir, 'main.tf', text);
+      await s.waitDiagnostics(uri, (p) => p.diagnostics.length === 0);
+      const lockPath = path.join(dir, '.terraform.lock.hcl');
+      writeFileSync(lockPath, 'provider "registry.opentofu.org/hashicorp/null" {\n  version = "3.2.0"\n  hashes = [\n    "h1:AAAA",\n  ]\n}\n');
+      const lockUri = pathToFileURL(lockPath).href;
+      await s.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: lockUri, type: 1 }] });
+      const d = await s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'lock-missing-provider'));
+      const missing = d.diagnostics.find((x) => x.code === 'lock-missing-provider')!;
+      assert.match(String(missing.message), /hashicorp\/random/);
+      const stale = await s.waitDiagnostics(lockUri, (p) => p.diagnostics.some((x) => x.code === 'lock-stale-provider'));
+      assert.ok(stale.diagnostics.length > 0, 'diagnostics on the lock file itself');
+      const actions = await s.conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } }) as CodeAction[];
+      const lock = actions.find((a) => a.command?.command === 'tofuRegistry.lockProviders');
+      assert.ok(lock, JSON.stringify(actions));
+      assert.equal(lock.title, 'Lock providers for all platforms');
+      assert.deepEqual(lock.command!.arguments, [{ dirs: [dir] }]);
+    } finally {
+      await s.close();
+    }
+  });
+
   for (const encoding of ['utf-16', 'utf-8'] as const) {
     it(`counts columns in ${encoding} on a line with non-ASCII characters`, async () => {
       const { s, init, dir } = await session({ encodings: encoding === 'utf-8' ? ['utf-8', 'utf-16'] : ['utf-16'] });
