@@ -15,6 +15,9 @@ export interface LspSession {
   diagnostics: Map<string, PublishDiagnosticsParams>;
   /** Everything the server wrote to stderr. */
   stderr(): string;
+  /** Every window/logMessage text, and every message from the server as JSON (for leak checks). */
+  logs: string[];
+  received: string[];
   /** Resolves when `test(diagnostics of uri)` holds (checked on each publish), rejects after `ms`. */
   waitDiagnostics(uri: string, test: (d: PublishDiagnosticsParams) => boolean, ms?: number): Promise<PublishDiagnosticsParams>;
   close(): Promise<void>;
@@ -29,14 +32,18 @@ export function startLsp(args: string[], env: NodeJS.ProcessEnv): LspSession {
   const waiters = new Set<() => void>();
   conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
     diagnostics.set(p.uri, p);
+    received.push(JSON.stringify(p));
     for (const w of [...waiters]) w();
   });
-  conn.onNotification('window/logMessage', () => undefined);
+  const logs: string[] = [];
+  const received: string[] = [];
+  conn.onNotification('window/logMessage', (p: { message: string }) => { logs.push(p.message); });
+  conn.onUnhandledNotification((n: { method: string; params?: unknown }) => { received.push(JSON.stringify(n)); });
   conn.onRequest('client/registerCapability', () => null);
   conn.onRequest('workspace/codeLens/refresh', () => null);
   conn.listen();
   return {
-    conn, child, diagnostics, stderr: () => err,
+    conn, child, diagnostics, stderr: () => err, logs, received,
     waitDiagnostics(uri, test, ms = 15_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -25,14 +25,14 @@ after(async () => {
 
 const env = () => ({ PATH: process.env.PATH, HOME: path.join(tmp.path, 'home'), XDG_CACHE_HOME: path.join(tmp.path, 'cache') });
 
-async function session(opts: { encodings?: string[]; settings?: Record<string, unknown>; pull?: boolean } = {}): Promise<{ s: LspSession; init: InitializeResult; dir: string }> {
+async function session(opts: { encodings?: string[]; settings?: Record<string, unknown>; pull?: boolean; registry?: TestRegistry } = {}): Promise<{ s: LspSession; init: InitializeResult; dir: string }> {
   const dir = path.join(tmp.path, `ws-${Math.random().toString(36).slice(2)}`);
   mkdirSync(dir, { recursive: true });
   const s = startLsp(['--stdio', '--cache-dir', path.join(tmp.path, 'cache')], env());
   const init = await s.conn.sendRequest('initialize', {
     processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
     capabilities: { general: opts.encodings ? { positionEncodings: opts.encodings } : undefined, textDocument: { publishDiagnostics: {}, ...(opts.pull ? { diagnostic: {} } : {}) } },
-    initializationOptions: { tofuRegistry: { caFile: reg.caCertPath, ...opts.settings } },
+    initializationOptions: { tofuRegistry: { caFile: (opts.registry ?? reg).caCertPath, ...opts.settings } },
   }) as InitializeResult;
   await s.conn.sendNotification('initialized', {});
   return { s, init, dir };
@@ -219,6 +219,28 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
       assert.deepEqual(lock.command!.arguments, [{ dirs: [dir] }]);
     } finally {
       await s.close();
+    }
+  });
+
+  it('never puts a token in any message: diagnostics, hovers, logs, stderr', async () => {
+    const secured = await startTestRegistry({ token: 'RIGHT-T0KEN-5150' });
+    const rc = path.join(tmp.path, `rc-${Math.random().toString(36).slice(2)}.tfrc`);
+    writeFileSync(rc, `credentials "${secured.host}" { token = "WRONG-SECRET-4711" }\n`);
+    const { s, dir } = await session({ registry: secured, settings: { cliConfigFile: rc } });
+    try {
+      const text = `module "net" {\n  source  = "${secured.host}/acme/network/aws"\n  version = "~> 1.0"\n}\n`;
+      const uri = open(s, dir, 'main.tf', text);
+      const d = await s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'auth'));
+      assert.match(String(d.diagnostics.find((x) => x.code === 'auth')!.message), new RegExp(`credentials "${secured.host.replace(/\./g, '\\.')}" block`));
+      const h = await s.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: posOf(text, 'acme/network', 1) }) as Hover | null;
+      assert.ok(h);
+      const everything = [s.stderr(), ...s.logs, ...s.received, JSON.stringify(h)].join('\n');
+      assert.ok(everything.length > 200, 'there is output to look at');
+      assert.ok(!everything.includes('WRONG-SECRET-4711'), 'the token from the CLI configuration appears nowhere');
+      assert.ok(!everything.includes('RIGHT-T0KEN'), 'nor the registry\'s');
+    } finally {
+      await s.close();
+      await secured.stop();
     }
   });
 
