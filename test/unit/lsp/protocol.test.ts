@@ -144,6 +144,11 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
       setTimeout(() => cts.cancel(), 100);
       await req.catch(() => null);
       assert.ok(Date.now() - t0 < 900, `answered ${Date.now() - t0} ms after the request, cancelled after 100 ms (budget 1000 ms)`);
+      // Not cancelled: the answer comes within the budget, empty and incomplete (the next keystroke asks again).
+      const t1 = Date.now();
+      const list = await s.conn.sendRequest('textDocument/completion', { textDocument: { uri: uri2 }, position: posOf(slow, 'version = "', 11) }) as CompletionList;
+      assert.ok(Date.now() - t1 < 2500, `answered in ${Date.now() - t1} ms with the registry hanging (budget 1000 ms, request timeout 15 s)`);
+      assert.deepEqual([list.isIncomplete, list.items.length], [true, 0]);
       reg.setFault('/v1/modules/acme/storage', null);
     } finally {
       await s.close();
