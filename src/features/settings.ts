@@ -22,7 +22,7 @@ export interface FeatureSettings {
   codeLensEnabled: boolean;
   /** tofuRegistry.lock.platforms, else the current platform plus linux_amd64. */
   lockPlatforms: string[];
-  /** tofuRegistry.mirror.platforms (empty: the mirror's own default). */
+  /** tofuRegistry.mirror.platforms, else the current platform plus linux_amd64. */
   mirrorPlatforms: string[];
   /** Parallel downloads of a mirror or lock run (1-64). */
   mirrorConcurrency: number;
@@ -60,7 +60,7 @@ export function settingsFrom(read: SettingReader, http: { proxy?: unknown; noPro
     cliConfigFile: str(read('cliConfigFile')),
     codeLensEnabled: bool(read('codeLens.enabled'), true),
     lockPlatforms: platformsSetting(read('lock.platforms')),
-    mirrorPlatforms: Array.isArray(read('mirror.platforms')) ? (read('mirror.platforms') as unknown[]).filter((p): p is string => typeof p === 'string') : [],
+    mirrorPlatforms: platformsSetting(read('mirror.platforms')),
     mirrorConcurrency: Math.min(64, Math.max(1, Math.floor(num(read('mirror.concurrency')) ?? 8))),
     maxConfigDirs: max !== undefined && max >= 1 ? Math.floor(max) : undefined,
     offline: bool(read('offline'), false),

@@ -56,7 +56,7 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
       if (command === COMMANDS.mirror) {
         return await mirrorProviders({
           engine: s.engine, dirs: scan.dirs, out: a.out, concurrency: s.current.mirrorConcurrency, signal: ac.signal,
-          platforms: a.platforms?.length ? a.platforms : s.current.mirrorPlatforms.length ? s.current.mirrorPlatforms : s.current.lockPlatforms,
+          platforms: a.platforms?.length ? a.platforms : s.current.mirrorPlatforms,
           onProgress: (e) => {
             if (e.kind === 'planned') total = e.total;
             if (e.kind === 'done') step(`${e.target.provider} ${e.target.version} ${e.target.platform}: ${e.outcome}`);
