@@ -10,12 +10,12 @@ import type { ActivationSample } from './activate-child';
 import { timedNode, withoutExtraCa } from './floors';
 import { readyTimed, readyTimedSync } from './machine';
 import { parseConfig } from '../src/engine/config';
-import { versionCompletions } from '../src/editor/logic/completion';
-import { computeDiagnostics } from '../src/editor/logic/diagnostics';
-import { versionHover } from '../src/editor/logic/hover';
-import { locateAttribute, locateString } from '../src/editor/logic/locate';
-import { RegistryLookup } from '../src/editor/logic/lookup';
-import { collectRefs } from '../src/editor/logic/refs';
+import { versionCompletions } from '../src/features/completion';
+import { computeDiagnostics } from '../src/features/diagnostics';
+import { versionHover } from '../src/features/hover';
+import { locateAttribute, locateString } from '../src/features/locate';
+import { RegistryLookup } from '../src/features/lookup';
+import { collectRefs } from '../src/features/refs';
 
 export const title = 'editor: completion / hover handlers, activation, bundle';
 

@@ -24,7 +24,7 @@ import { buildDependencyGraph, rootConfigDirs } from '../src/engine/deps';
 import { Engine } from '../src/engine/engine';
 import { scanConfigDirs } from '../src/engine/mirror/requirements';
 import { ModuleResolver } from '../src/engine/modules/resolve';
-import { dirNodes } from '../src/editor/logic/depsTree';
+import { dirNodes } from '../src/features/depsTree';
 import { Monorepo, MONOREPO_PLATFORM, serveMonorepoPools, writeMonorepo } from '../test/support/monorepo';
 import { startTestRegistry, TestRegistry } from '../test/support/registry-server';
 

@@ -1,6 +1,6 @@
 // Bundles the two front ends over the one engine: the VS Code extension and the headless CLI.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
@@ -15,7 +15,7 @@ const common = {
   legalComments: 'none',
   // ESM-only dependency code (openpgp's node build: createRequire(import.meta.url)) needs a real
   // import.meta.url in the CommonJS bundles.
-  define: { 'import.meta.url': '__bundle_import_meta_url' },
+  define: { 'import.meta.url': '__bundle_import_meta_url', __TOFU_REGISTRY_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
 };
 const IMPORT_META_URL = 'var __bundle_import_meta_url = require("url").pathToFileURL(__filename).href;';
 
@@ -60,7 +60,7 @@ await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfil
 // command compiles and evaluates only its own code — `inspect` none of the network engine. The
 // engine code they share is repeated in each (the CLI is not size-critical; start-up is). They
 // share the vendor files and stubs (dist/vendor ships beside them: .npmignore).
-const CLI_GROUPS = ['inspect', 'registry', 'mirror', 'modmirror', 'lock', 'types', 'outdated', 'publish'];
+const CLI_GROUPS = ['inspect', 'registry', 'mirror', 'modmirror', 'lock', 'types', 'outdated', 'publish', 'lsp'];
 const cliGroups = {
   name: 'cli-groups',
   setup(b) {

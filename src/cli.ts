@@ -34,6 +34,8 @@ commands:
                                                     push DIR as an OpenTofu module package (the same
                                                     files give the same digests; tags set last; a tag
                                                     on other content is refused unless --force)
+  lsp [--stdio] [--cache-dir DIR]                   the language server on stdin/stdout, for any editor
+                                                    with an LSP client (settings from the client)
 
 network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
@@ -101,6 +103,7 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   types: () => (require('./cli/types') as typeof import('./cli/types')).runTypes,
   outdated: () => (require('./cli/outdated') as typeof import('./cli/outdated')).runOutdated,
   'publish-module': () => (require('./cli/publish') as typeof import('./cli/publish')).runPublishModule,
+  lsp: () => (require('./cli/lsp') as typeof import('./cli/lsp')).runLsp,
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

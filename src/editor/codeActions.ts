@@ -1,10 +1,7 @@
 // Quick fixes and CodeLenses: "newer version available: X → update constraint" (keeps the user's
 // operator style) and "add missing version" (pins to ~> of the newest).
 import * as vscode from 'vscode';
-import { Fix, fixesFor } from './logic/fixes';
-import { within } from './logic/lookup';
-import { attributeAt, contains, refAt, Ref } from './logic/refs';
-import { targetOf } from './logic/target';
+import { Fix, fixDiagnosticRange, FIXED_CODES, fixLenses, quickFixesAt } from '../features/fixes';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
@@ -17,34 +14,19 @@ function fixEdit(uri: vscode.Uri, fix: Fix): vscode.WorkspaceEdit {
   return edit;
 }
 
-function knownFixes(services: RegistryServices, ref: Ref): Fix[] {
-  const t = targetOf(ref).target;
-  if (!t) return [];
-  const s = services.lookup.peekVersions(t);
-  return s && s.state === 'ok' ? fixesFor(ref, s.value, t.kind) : [];
-}
-
 export function registerCodeActions(context: vscode.ExtensionContext, services: RegistryServices): void {
   const actions: vscode.CodeActionProvider = {
     async provideCodeActions(document, range, ctx) {
-      if (!services.isOurs(document) || !services.networkAllowed()) return undefined;
-      const { refs } = services.refs(document);
-      const offset = document.offsetAt(range.start);
-      const ref = refAt(refs, offset);
-      if (!ref) return undefined;
-      // Only where the fix belongs: the block header, its source/version, or one of our
-      // diagnostics — not on every line of a module block (e.g. a type error in an argument).
+      if (!services.isOurs(document)) return undefined;
       const ours = ctx.diagnostics.some((d) => d.source === 'tofu-registry');
-      if (!ours && !attributeAt(ref, offset) && !contains(ref.headerRange, offset)) return undefined;
-      const t = targetOf(ref).target;
-      if (!t) return undefined;
-      if (!services.lookup.peekVersions(t)) await within(services.lookup.versions(t), 5000);
-      return knownFixes(services, ref).map((fix) => {
+      const found = await quickFixesAt(services, services.refs(document).refs, document.offsetAt(range.start), ours);
+      if (!found) return undefined;
+      return found.fixes.map((fix) => {
         const a = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
         a.edit = fixEdit(document.uri, fix);
         a.isPreferred = fix.kind === 'update-constraint';
         a.diagnostics = ctx.diagnostics.filter((d) => d.source === 'tofu-registry' &&
-          (d.code === 'unsatisfiable' || d.code === 'missing-version') && d.range.intersection(toRange(fix.range.start.offset === fix.range.end.offset ? ref.range : fix.range)));
+          FIXED_CODES.has(String(d.code)) && d.range.intersection(toRange(fixDiagnosticRange(fix, found.ref))));
         return a;
       });
     },
@@ -59,19 +41,11 @@ export function registerCodeActions(context: vscode.ExtensionContext, services: 
   const lenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: changed.event,
     provideCodeLenses(document) {
-      if (!services.isOurs(document) || !services.networkAllowed() || !services.settings().codeLensEnabled) return [];
-      const { refs } = services.refs(document);
-      const out: vscode.CodeLens[] = [];
-      for (const ref of [...refs.modules, ...refs.providers]) {
-        for (const fix of knownFixes(services, ref)) {
-          const at = fix.kind === 'update-constraint' && ref.version ? ref.version.attrRange : ref.headerRange;
-          out.push(new vscode.CodeLens(toRange(at), {
-            title: fix.lens, command: APPLY_FIX_COMMAND, tooltip: fix.title,
-            arguments: [document.uri.toString(), document.version, fix],
-          }));
-        }
-      }
-      return out;
+      if (!services.isOurs(document)) return [];
+      return fixLenses(services, services.refs(document).refs).map(({ range, fix }) => new vscode.CodeLens(toRange(range), {
+        title: fix.lens, command: APPLY_FIX_COMMAND, tooltip: fix.title,
+        arguments: [document.uri.toString(), document.version, fix],
+      }));
     },
   };
   context.subscriptions.push(vscode.languages.registerCodeLensProvider(SELECTOR, lenses), changed,

@@ -1,6 +1,6 @@
 // Palette commands: "Show service discovery for host…", "Clear registry cache", "Show log".
 import * as vscode from 'vscode';
-import { describeError } from './logic/hover';
+import { describeError } from '../features/hover';
 import type { Services } from './services';
 
 export function registerCommands(context: vscode.ExtensionContext, services: Services): void {

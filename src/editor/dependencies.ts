@@ -2,7 +2,7 @@
 // Registered cheaply at activation; the graph is computed lazily — when the view becomes visible,
 // or after an idle delay for the status bar — and again (debounced) when configuration files,
 // lock files or installed-module manifests change. Data comes from src/engine/deps and the pure
-// src/editor/logic/depsTree.ts; this file only adapts it to VS Code.
+// src/features/depsTree.ts; this file only adapts it to VS Code.
 import * as vscode from 'vscode';
 import { scanWorkspaceDirs } from './settings';
 import { buildDependencyGraph } from '../engine/deps/graph';
@@ -12,7 +12,7 @@ import { ModuleResolver } from '../engine/modules/resolve';
 import type { Range } from '../engine/config/ast';
 import type { Engine } from '../engine/engine';
 import { toRange } from './convert';
-import { countOutdated, DepsNode, dirNodes, groupNodes, depNode } from './logic/depsTree';
+import { countOutdated, DepsNode, dirNodes, groupNodes, depNode } from '../features/depsTree';
 import type { RegistryServices } from './services';
 
 export const VIEW_ID = 'tofuRegistry.dependencies';

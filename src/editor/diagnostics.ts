@@ -2,7 +2,7 @@
 // document nor any registry answer changed, and the lookups they start double as the prefetch that
 // makes completion and hover instant. Network failures are reported once per host, gently.
 import * as vscode from 'vscode';
-import { computeDiagnostics, EditorDiagnostic } from './logic/diagnostics';
+import { EditorDiagnostic, registryDiagnostics } from '../features/diagnostics';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 
@@ -82,19 +82,14 @@ export class RegistryDiagnostics implements vscode.Disposable {
     if (this.computedKey.get(uri) === key) return; // nothing changed
     this.computedKey.set(uri, key);
     this.runs++;
-    const { refs } = this.services.refs(doc);
-    const r = computeDiagnostics(refs, (t) => this.services.lookup.peekVersions(t), net);
-    for (const t of r.wanted) this.services.lookup.versions(t).catch(() => { /* reported when it settles */ });
+    const r = registryDiagnostics(this.services, this.services.refs(doc).refs, this.reportedHosts);
     this.collection.set(doc.uri, r.diagnostics.map((d) => {
       const diag = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
       diag.source = DIAGNOSTIC_SOURCE;
       diag.code = d.code;
       return diag;
     }));
-    for (const p of r.network) {
-      if (this.reportedHosts.has(p.host)) continue;
-      this.reportedHosts.add(p.host);
-      this.services.log.warn(`registry ${p.host} unreachable: ${p.message}`);
+    for (const p of r.unreachable) {
       void vscode.window.setStatusBarMessage(`$(warning) OpenTofu Registry: ${p.host} unreachable (see "Show log")`, 15000);
     }
   }

@@ -10,11 +10,7 @@ export const SELECTOR: vscode.DocumentSelector = [
   { scheme: 'vscode-remote', pattern: OUR_GLOB },
 ];
 
-const OURS = /\.(?:tf|tofu)(?:\.json)?$/;
-
-export function isOurFileName(p: string): boolean {
-  return OURS.test(p);
-}
+export { isOurFileName } from '../features/documents';
 
 /**
  * `.terraform.lock.hcl`: not a configuration file and not given a language by us (another

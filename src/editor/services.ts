@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Engine } from '../engine/engine';
 import type { ConfigFile } from '../engine/config/ast';
-import { parseConfig } from '../engine/config';
-import { collectRefs, DocRefs } from './logic/refs';
-import { RegistryLookup } from './logic/lookup';
+import type { DocRefs } from '../features/refs';
+import { DocumentCache, DocumentSnapshot, ParsedText } from '../features/documents';
+import { RegistryLookup } from '../features/lookup';
 import { EditorSettings, readSettings } from './settings';
 import { isOurFileName } from './selector';
 
@@ -42,15 +42,23 @@ export interface RegistryServices extends EditorServices {
   readonly onDidReset: vscode.Event<void>;
 }
 
-interface CacheEntry { parsed: ParsedDocument; refs?: DocRefs }
+function snapshot(document: vscode.TextDocument): DocumentSnapshot {
+  return { key: document.uri.toString(), version: document.version, fsPath: document.uri.fsPath || path.basename(document.uri.path), getText: () => document.getText() };
+}
+
+function withUri(document: vscode.TextDocument, p: ParsedText): ParsedDocument {
+  return { uri: document.uri, version: p.version, text: p.text, file: p.file };
+}
 
 export class Services implements RegistryServices {
-  private readonly docs = new Map<string, CacheEntry>();
+  private readonly docs = new DocumentCache();
   private current: EditorSettings = readSettings();
   private readonly resetEmitter = new vscode.EventEmitter<void>();
   readonly onDidReset = this.resetEmitter.event;
-  /** Parses performed (tests and the bench check the cache works). */
-  parseCount = 0;
+  // Registered before any feature's listener, so features read the new settings when theirs run.
+  private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('tofuRegistry') || e.affectsConfiguration('http')) this.current = readSettings();
+  });
 
   constructor(
     readonly log: vscode.LogOutputChannel,
@@ -58,6 +66,11 @@ export class Services implements RegistryServices {
     private engineRef: Engine,
     readonly lookup: RegistryLookup,
   ) {}
+
+  /** Parses performed (tests and the bench check the cache works). */
+  get parseCount(): number {
+    return this.docs.parseCount;
+  }
 
   get engine(): Engine {
     return this.engineRef;
@@ -91,34 +104,22 @@ export class Services implements RegistryServices {
     return vscode.workspace.isTrusted;
   }
 
-  private entry(document: vscode.TextDocument): CacheEntry {
-    const key = document.uri.toString();
-    const hit = this.docs.get(key);
-    if (hit && hit.parsed.version === document.version) return hit;
-    const text = document.getText();
-    this.parseCount++;
-    const file = parseConfig(text, document.uri.fsPath || path.basename(document.uri.path));
-    const e: CacheEntry = { parsed: { uri: document.uri, version: document.version, text, file } };
-    this.docs.set(key, e);
-    return e;
-  }
-
   parse(document: vscode.TextDocument): ParsedDocument {
-    return this.entry(document).parsed;
+    return withUri(document, this.docs.parse(snapshot(document)));
   }
 
   refs(document: vscode.TextDocument): { parsed: ParsedDocument; refs: DocRefs } {
-    const e = this.entry(document);
-    if (!e.refs) e.refs = collectRefs(e.parsed.file, e.parsed.text);
-    return { parsed: e.parsed, refs: e.refs };
+    const r = this.docs.refs(snapshot(document));
+    return { parsed: withUri(document, r.parsed), refs: r.refs };
   }
 
   forget(document: vscode.TextDocument): void {
-    this.docs.delete(document.uri.toString());
+    this.docs.forget(document.uri.toString());
   }
 
   dispose(): void {
     this.docs.clear();
+    this.configListener.dispose();
     this.resetEmitter.dispose();
   }
 }

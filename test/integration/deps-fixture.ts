@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DependencyView } from '../../src/editor/dependencies';
-import type { DepsNode } from '../../src/editor/logic/depsTree';
+import type { DepsNode } from '../../src/features/depsTree';
 import { canonicalConstraints, renderLockFile } from '../../src/engine/lockfile';
 import { expectedHashes } from '../support/expected-lock';
 import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../support/provider-packages';

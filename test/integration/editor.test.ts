@@ -240,7 +240,7 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     await gone.stop(); // connection refused from now on
     const doc = await openFile('offline.tf', `module "o" {\n  source  = "${host}/edtest/network/aws"\n  version = "~> 1.0"\n}\n`);
     const ref = api.services.refs(doc).refs.modules[0];
-    const { targetOf } = await import('../../src/editor/logic/target');
+    const { targetOf } = await import('../../src/features/target');
     const t = targetOf(ref).target!;
     await waitFor('the lookup to fail', () => api.services.lookup.peekVersions(t)?.state === 'error');
     await new Promise((r) => setTimeout(r, 500));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dependency, DependencyGraph } from '../../../src/engine/deps';
-import { contextValue, countOutdated, depDescription, depIcon, depNode, depTooltip, dirLabel, dirNodes, findDependency, groupNodes } from '../../../src/editor/logic/depsTree';
+import { contextValue, countOutdated, depDescription, depIcon, depNode, depTooltip, dirLabel, dirNodes, findDependency, groupNodes } from '../../../src/features/depsTree';
 
 function dep(over: Partial<Dependency>): Dependency {
   return {

@@ -1,19 +1,19 @@
-// The editor's pure logic (src/editor/logic): cursor location, completion items, hovers,
+// The editor's pure logic (src/features): cursor location, completion items, hovers,
 // diagnostics and fixes, on real parsed documents (no vscode, no network).
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { parseConfig } from '../../../src/engine/config';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { selectVersions } from '../../../src/engine/versions';
-import { versionCompletions } from '../../../src/editor/logic/completion';
-import { ownerByText, stringAtCursor } from '../../../src/editor/logic/cursor';
-import { computeDiagnostics } from '../../../src/editor/logic/diagnostics';
-import { fixesFor, updateConstraint } from '../../../src/editor/logic/fixes';
-import { NO_NETWORK, sourceHover, versionHover } from '../../../src/editor/logic/hover';
-import { locateString } from '../../../src/editor/logic/locate';
-import type { Settled } from '../../../src/editor/logic/lookup';
-import { collectRefs } from '../../../src/editor/logic/refs';
-import { targetOf } from '../../../src/editor/logic/target';
+import { versionCompletions } from '../../../src/features/completion';
+import { ownerByText, stringAtCursor } from '../../../src/features/cursor';
+import { computeDiagnostics } from '../../../src/features/diagnostics';
+import { fixesFor, updateConstraint } from '../../../src/features/fixes';
+import { NO_NETWORK, sourceHover, versionHover } from '../../../src/features/hover';
+import { locateString } from '../../../src/features/locate';
+import type { Settled } from '../../../src/features/lookup';
+import { collectRefs } from '../../../src/features/refs';
+import { targetOf } from '../../../src/features/target';
 import { isOurFileName } from '../../../src/editor/selector';
 
 const VERSIONS = ['4.9.0', '5.2.1', '6.0.0-beta1', '5.31.0', '5.30.0'];

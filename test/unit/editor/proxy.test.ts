@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { describe, it } from 'node:test';
-import { noProxyList } from '../../../src/editor/logic/proxy';
+import { noProxyList } from '../../../src/features/proxy';
 import { testEngine, withRegistry } from '../../support/registry-helpers';
 
 /** A port on 127.0.0.1 where nothing listens (a dead proxy). */

@@ -1,8 +1,8 @@
-// The editor's log wrapper (src/editor/logic/redactedLog.ts): every writing method of the channel
+// The editor's log wrapper (src/features/redactedLog.ts): every writing method of the channel
 // redacts what it is given; every other member is the channel's own, called on the channel.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { redactingLog } from '../../../src/editor/logic/redactedLog';
+import { redactingLog } from '../../../src/features/redactedLog';
 
 const SECRET = 'L0G-S3CR3T';
 

@@ -4,11 +4,11 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { parseConfig } from '../../../src/engine/config';
-import { computeDiagnostics } from '../../../src/editor/logic/diagnostics';
-import { sourceHover } from '../../../src/editor/logic/hover';
-import type { Settled } from '../../../src/editor/logic/lookup';
-import { collectRefs } from '../../../src/editor/logic/refs';
-import { moduleSourceInfo } from '../../../src/editor/logic/target';
+import { computeDiagnostics } from '../../../src/features/diagnostics';
+import { sourceHover } from '../../../src/features/hover';
+import type { Settled } from '../../../src/features/lookup';
+import { collectRefs } from '../../../src/features/refs';
+import { moduleSourceInfo } from '../../../src/features/target';
 
 const never = (): Settled<string[]> => { throw new Error('a non-registry source must never be looked up'); };
 

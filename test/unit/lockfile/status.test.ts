@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectProviderRequirements, coverageKey, lockStatus, ProviderCoverage, readLockFile } from '../../../src/engine/lockfile';
-import { lockHover } from '../../../src/editor/logic/lockHover';
+import { lockHover } from '../../../src/features/lockHover';
 import { tempDir } from '../../support/temp';
 
 function setup() {

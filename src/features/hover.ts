@@ -1,13 +1,17 @@
-// Hover text (Markdown) for `version` and `source`. Pure (no vscode).
-import { describeConstraint, parseVersion, tryParseConstraint } from '../../engine/versions';
+// Hover text (Markdown) for `version` and `source`, and the hover on them. Plain data (no editor API).
+import { describeConstraint, parseVersion, tryParseConstraint } from '../engine/versions';
 import { select } from './select';
-import type { VersionRules } from '../../engine/versions';
-import { splitSubdir } from '../../engine/addresses';
-import type { ModuleSource, ProviderAddress } from '../../engine/addresses';
-import { RegistryError } from '../../engine/net/errors';
-import { shownUrl, tokenEnvName } from '../../engine/net/http-errors';
-import type { DiscoveryInfo } from './lookup';
+import type { VersionRules } from '../engine/versions';
+import { splitSubdir } from '../engine/addresses';
+import type { ModuleSource, ProviderAddress } from '../engine/addresses';
+import { RegistryError } from '../engine/net/errors';
+import { shownUrl, tokenEnvName } from '../engine/net/http-errors';
+import { DiscoveryInfo, within } from './lookup';
 import type { Target } from './target';
+import type { FeatureContext } from './context';
+import type { LineRange } from './completion';
+import { locateAttribute } from './locate';
+import type { DocRefs } from './refs';
 
 export const NO_NETWORK = 'Registry lookups are off in this untrusted workspace (no network requests are made). Trust the workspace to see versions and download locations.';
 
@@ -173,4 +177,53 @@ export function sourceHover(i: SourceHoverInput): string {
     if (d.value.redirectedTo) lines.push(`- redirected to ${code(d.value.redirectedTo)}`);
   }
   return lines.join('\n');
+}
+
+/** How long a hover waits for the registry before showing what it has. */
+export const HOVER_WAIT_MS = 5000;
+
+export interface FeatureHover {
+  /** Markdown (untrusted: no command links). */
+  markdown: string;
+  range: LineRange;
+}
+
+/**
+ * The hover on a module call's or provider entry's `version` or `source` (name or value), waiting
+ * at most `waitMs` for each registry answer (then it says what is still being looked up).
+ */
+export async function registryHover(ctx: FeatureContext, refs: DocRefs, offset: number, waitMs = HOVER_WAIT_MS): Promise<FeatureHover | undefined> {
+  const hit = locateAttribute(refs, offset);
+  if (!hit) return undefined;
+  const net = ctx.networkAllowed();
+  const { info, value } = hit;
+  const t = info.target;
+  const range = value.attrRange;
+  if (info.builtIn) return { markdown: builtInHover(info.builtIn), range };
+  if (hit.attr === 'version') {
+    if (!t) return undefined;
+    const versions = net ? await within(ctx.lookup.versions(t), waitMs) : undefined;
+    return { markdown: versionHover({ target: t, constraint: value.value, versions, networkAllowed: net }), range };
+  }
+  const source = value.value ?? '';
+  if (!t || !net) {
+    return { markdown: sourceHover({ source, moduleSource: info.moduleSource, target: t, error: info.error, networkAllowed: net }), range };
+  }
+  const discovery = within(ctx.lookup.discovery(t.host), waitMs);
+  let selected: string | null | undefined;
+  let location: Outcome<string>;
+  if (t.kind === 'module') {
+    const v = await within(ctx.lookup.versions(t), waitMs);
+    if (v && 'value' in v) {
+      selected = select(v.value, hit.ref.version?.value ?? null, 'module').selected;
+      if (selected) location = await within(ctx.lookup.location(t.addr, selected), waitMs);
+    }
+  }
+  return {
+    markdown: sourceHover({
+      source, moduleSource: info.moduleSource, target: t, discovery: await discovery, selected, location, networkAllowed: net,
+      constraint: hit.ref.version?.value ?? null,
+    }),
+    range,
+  };
 }

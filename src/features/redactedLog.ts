@@ -2,7 +2,7 @@
 // through redactUrls, so a module source, an error from git or a helper, or a pre-signed URL in a
 // message never shows user:password or a secret query value, whoever forgot to clean it.
 // Pure (no vscode import): it wraps any object with the LogOutputChannel's writing methods.
-import { redactUrls } from '../../engine/net/http-errors';
+import { redactUrls } from '../engine/net/http-errors';
 
 /** The methods of vscode.LogOutputChannel (and OutputChannel) that write text. */
 const WRITERS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);

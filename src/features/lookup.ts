@@ -1,7 +1,7 @@
 // The editor's view of the registry: results of the engine's calls remembered per target, readable
 // synchronously (warm completion/hover/diagnostics never wait), single-flight while pending.
 // Pure (no vscode): the engine is reached through the RegistryBackend interface.
-import type { ProviderAddress, RegistryModuleSource } from '../../engine/addresses';
+import type { ProviderAddress, RegistryModuleSource } from '../engine/addresses';
 import type { Target } from './target';
 
 export interface DiscoveryInfo {

@@ -1,7 +1,11 @@
-// Version completion items, computed from the registry's version list. Pure (no vscode): the
-// completion provider only converts these to vscode.CompletionItem.
-import { tryParseConstraint, VersionRules, parseVersion } from '../../engine/versions';
+// Version and source completion, computed from the registry's version list. Plain data (no
+// editor API): each adapter only converts these to its own completion items.
+import { tryParseConstraint, VersionRules, parseVersion } from '../engine/versions';
 import { select } from './select';
+import type { FeatureContext } from './context';
+import { locateString } from './locate';
+import { VersionsFrom, within } from './lookup';
+import type { DocRefs } from './refs';
 
 export interface VersionItem {
   /** What the list shows ("5.31.0", "~> 5.31"). */
@@ -107,4 +111,77 @@ export function sourceCompletions(known: Iterable<string>, typed: string): strin
   const out = new Set<string>();
   for (const s of known) if (s.toLowerCase().startsWith(t) && s !== typed) out.add(s);
   return [...out].sort();
+}
+
+/** A line/character range (UTF-16 columns), as the engine's ranges are without their offsets. */
+export interface LineRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+export type CompletionKind = 'module' | 'operator' | 'value' | 'field' | 'property';
+
+/** A completion item as plain data: each adapter converts it to its own item type. */
+export interface FeatureCompletion {
+  label: string;
+  /** Short note beside the label. */
+  description?: string;
+  kind: CompletionKind;
+  detail?: string;
+  /** Markdown. */
+  documentation?: string;
+  insertText?: string;
+  /** insertText is a snippet (tab stops `${1:…}`). */
+  snippet?: boolean;
+  filterText?: string;
+  sortText?: string;
+  preselect?: boolean;
+  /** What the item replaces. */
+  range: LineRange;
+}
+
+export interface FeatureCompletionList {
+  items: FeatureCompletion[];
+  /** The list depends on more than the word being typed (or is still being looked up): ask again. */
+  isIncomplete: boolean;
+  /** The version list was not there within the budget: the answer comes with a later request. */
+  pending?: boolean;
+}
+
+/**
+ * Completion inside `version = "…"` (module calls with a registry source, required_providers
+ * entries) and `source = "…"` (addresses already used in the workspace). `waitMs`: how long to
+ * wait for the registry (undefined: until it answers); past it the list is empty, incomplete and
+ * `pending`, and the lookup goes on (the next request finds it).
+ */
+export async function registryCompletions(ctx: FeatureContext, doc: { text: string; refs: DocRefs }, offset: number, line: number,
+  known: () => Promise<Set<string>>, waitMs?: number): Promise<FeatureCompletionList | undefined> {
+  const loc = locateString(doc.text, doc.refs, offset, line);
+  if (!loc) return undefined;
+  const { at, info } = loc;
+  const range: LineRange = { start: { line: at.line, character: at.startChar }, end: { line: at.line, character: at.endChar } };
+  if (at.attr === 'source') {
+    if (loc.ref?.kind === 'provider' || (loc.ref === undefined && info.target?.kind === 'provider')) return undefined;
+    const items = sourceCompletions(await known(), at.value).map((s, i): FeatureCompletion => ({
+      label: s, kind: 'module', range, sortText: String(i).padStart(5, '0'), detail: 'module source used in this workspace',
+    }));
+    return { items, isIncomplete: false };
+  }
+  const t = info.target;
+  if (!t || !ctx.networkAllowed()) return undefined;
+  const answer = waitMs === undefined ? await ctx.lookup.versions(t).then((value) => ({ value }), (error: unknown) => ({ error }))
+    : await within(ctx.lookup.versions(t), waitMs);
+  if (!answer) return { items: [], isIncomplete: true, pending: true };
+  if ('error' in answer) {
+    ctx.log.warn(`completion: versions of ${t.display}: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`);
+    return undefined;
+  }
+  const versions: VersionsFrom = answer.value;
+  const items = versionCompletions(versions, t.kind, at.value).map((v): FeatureCompletion => ({
+    label: v.label, description: v.description, kind: v.kind === 'constraint' ? 'operator' : 'value',
+    insertText: v.insertText, filterText: v.filterText, sortText: v.sortText, preselect: v.preselect,
+    detail: versions.from ? `${v.detail} (from ${versions.from})` : v.detail, range,
+  }));
+  // isIncomplete: the list depends on the whole string, not only on the word being typed.
+  return { items, isIncomplete: true };
 }

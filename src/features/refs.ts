@@ -1,7 +1,7 @@
 // What the editor features need from one parsed document: the module calls and the provider
 // requirements, with the exact ranges of their `source` and `version` values. Pure (no vscode):
 // works on the syntax-tree contract (src/engine/config/ast.ts) plus the document text.
-import type { Attribute, Block, BodyItem, ConfigFile, Expression, ObjectExpr, Range } from '../../engine/config/ast';
+import type { Attribute, Block, BodyItem, ConfigFile, Expression, ObjectExpr, Range } from '../engine/config/ast';
 
 export interface ValueRef {
   /** The string value when the expression is a plain literal string; null otherwise. */

@@ -1,7 +1,7 @@
 // Hover on a provider block of `.terraform.lock.hcl` (Markdown). Pure (no vscode).
-import type { LockedProvider, ProviderCoverage, RequiredProviderInfo } from '../../engine/lockfile';
-import { canonicalConstraints } from '../../engine/lockfile';
-import { describeConstraint, selectVersions } from '../../engine/versions';
+import type { LockedProvider, ProviderCoverage, RequiredProviderInfo } from '../engine/lockfile';
+import { canonicalConstraints } from '../engine/lockfile';
+import { describeConstraint, selectVersions } from '../engine/versions';
 import { code, describeError, esc, NO_NETWORK, Outcome } from './hover';
 
 export interface LockHoverInput {

@@ -1,10 +1,13 @@
 // Quick fixes / CodeLens edits: "newer version available → update constraint" (keeps the user's
-// operator style) and "add missing version" (pins to ~> of the newest). Pure (no vscode).
-import type { Position, Range } from '../../engine/config/ast';
-import { parseVersion, selectVersions, tryParseConstraint } from '../../engine/versions';
+// operator style) and "add missing version" (pins to ~> of the newest). Plain data (no editor API).
+import type { Position, Range } from '../engine/config/ast';
+import { parseVersion, selectVersions, tryParseConstraint } from '../engine/versions';
 import { select } from './select';
-import type { ConstraintTerm, ParsedVersion, VersionRules } from '../../engine/versions';
-import type { Ref } from './refs';
+import type { ConstraintTerm, ParsedVersion, VersionRules } from '../engine/versions';
+import { attributeAt, contains, DocRefs, Ref, refAt } from './refs';
+import type { FeatureContext } from './context';
+import { RegistryLookup, within } from './lookup';
+import { targetOf } from './target';
 
 export interface Fix {
   kind: 'update-constraint' | 'add-version';
@@ -88,4 +91,49 @@ export function fixesFor(ref: Ref, versions: readonly string[], rules: VersionRu
     }
   }
   return fixes;
+}
+
+/** The diagnostic codes the version fixes answer. */
+export const FIXED_CODES: ReadonlySet<string> = new Set(['unsatisfiable', 'missing-version']);
+
+/** The fixes for one ref from what the lookup already knows (none while its versions are unknown). */
+export function knownFixes(lookup: RegistryLookup, ref: Ref): Fix[] {
+  const t = targetOf(ref).target;
+  if (!t) return [];
+  const s = lookup.peekVersions(t);
+  return s && s.state === 'ok' ? fixesFor(ref, s.value, t.kind) : [];
+}
+
+/** Where a fix's diagnostic sits: the edited range, or the whole block for an insertion. */
+export function fixDiagnosticRange(fix: Fix, ref: Ref): Range {
+  return fix.range.start.offset === fix.range.end.offset ? ref.range : fix.range;
+}
+
+/**
+ * The quick fixes at an offset: only where they belong (the block header, its source/version, or
+ * where one of our diagnostics is), not on every line of a module block. Waits at most `waitMs`
+ * for a version list not asked for yet.
+ */
+export async function quickFixesAt(ctx: FeatureContext, refs: DocRefs, offset: number, onOurDiagnostic: boolean,
+  waitMs = 5000): Promise<{ ref: Ref; fixes: Fix[] } | undefined> {
+  if (!ctx.networkAllowed()) return undefined;
+  const ref = refAt(refs, offset);
+  if (!ref) return undefined;
+  if (!onOurDiagnostic && !attributeAt(ref, offset) && !contains(ref.headerRange, offset)) return undefined;
+  const t = targetOf(ref).target;
+  if (!t) return undefined;
+  if (!ctx.lookup.peekVersions(t)) await within(ctx.lookup.versions(t), waitMs);
+  return { ref, fixes: knownFixes(ctx.lookup, ref) };
+}
+
+/** The code lenses of a document ("newer version available → update constraint", "add missing version"). */
+export function fixLenses(ctx: FeatureContext, refs: DocRefs): Array<{ range: Range; fix: Fix }> {
+  if (!ctx.networkAllowed() || !ctx.settings().codeLensEnabled) return [];
+  const out: Array<{ range: Range; fix: Fix }> = [];
+  for (const ref of [...refs.modules, ...refs.providers]) {
+    for (const fix of knownFixes(ctx.lookup, ref)) {
+      out.push({ range: fix.kind === 'update-constraint' && ref.version ? ref.version.attrRange : ref.headerRange, fix });
+    }
+  }
+  return out;
 }

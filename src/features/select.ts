@@ -1,6 +1,6 @@
 // Memoized version selection: the registry's list (one array object per cached answer) is parsed
 // and sorted once per constraint, so warm handlers never re-parse versions.
-import { selectVersions, Selection, VersionRules } from '../../engine/versions';
+import { selectVersions, Selection, VersionRules } from '../engine/versions';
 
 const memo = new WeakMap<readonly string[], Map<string, Selection>>();
 

@@ -1,13 +1,14 @@
-// Registry diagnostics for one document, from its refs and what the lookup already knows. Pure
-// (no vscode) and synchronous: the adapter triggers lookups, then recomputes when they settle.
-import type { Range } from '../../engine/config/ast';
-import { RegistryError } from '../../engine/net/errors';
-import { parseVersion, tryParseConstraint, VersionRules } from '../../engine/versions';
+// Registry diagnostics for one document, from its refs and what the lookup already knows. Plain
+// data (no editor API) and synchronous: the adapter triggers lookups, then recomputes when they settle.
+import type { Range } from '../engine/config/ast';
+import { RegistryError } from '../engine/net/errors';
+import { parseVersion, tryParseConstraint, VersionRules } from '../engine/versions';
 import { select } from './select';
 import { describeError } from './hover';
 import type { Settled } from './lookup';
 import type { DocRefs, Ref } from './refs';
 import { Target, targetOf } from './target';
+import type { FeatureContext } from './context';
 
 export type DiagnosticCode =
   | 'malformed-constraint' | 'invalid-source' | 'unknown-host' | 'no-service' | 'not-found'
@@ -167,4 +168,24 @@ export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<s
     }
   }
   return out;
+}
+
+/**
+ * One document's registry diagnostics from what the lookup knows now: the lookups still missing are
+ * started (they double as the prefetch that makes completion and hover instant, and the adapter
+ * recomputes when they settle), and each unreachable host is logged once per `reported` set.
+ * Returns the hosts newly found unreachable, for the adapter to show once.
+ */
+export function registryDiagnostics(ctx: FeatureContext, refs: DocRefs, reported: Set<string>): { diagnostics: EditorDiagnostic[]; unreachable: NetworkProblem[] } {
+  const net = ctx.networkAllowed();
+  const r = computeDiagnostics(refs, (t) => ctx.lookup.peekVersions(t), net);
+  for (const t of r.wanted) ctx.lookup.versions(t).catch(() => { /* reported when it settles */ });
+  const unreachable: NetworkProblem[] = [];
+  for (const p of r.network) {
+    if (reported.has(p.host)) continue;
+    reported.add(p.host);
+    ctx.log.warn(`registry ${p.host} unreachable: ${p.message}`);
+    unreachable.push(p);
+  }
+  return { diagnostics: r.diagnostics, unreachable };
 }

@@ -2,8 +2,8 @@
 // one item per dependency with its description ("~> 5.1 · locked 5.1.2 · newest 6.0.0"), an icon
 // per status, a tooltip and the actions it offers. Pure (no vscode).
 import * as path from 'node:path';
-import { dependencyLabel } from '../../engine/deps/types';
-import type { Dependency, DependencyGraph, DirectoryDependencies } from '../../engine/deps/types';
+import { dependencyLabel } from '../engine/deps/types';
+import type { Dependency, DependencyGraph, DirectoryDependencies } from '../engine/deps/types';
 
 export type DepsNode =
   | { kind: 'dir'; id: string; dir: string; label: string; description: string; outdated: number }

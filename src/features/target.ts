@@ -1,7 +1,7 @@
 // From a module call / provider entry to what the registry is asked about. Pure (no vscode).
-import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource } from '../../engine/addresses';
-import type { ModuleSource, ProviderAddress, RegistryModuleSource } from '../../engine/addresses';
-import type { VersionRules } from '../../engine/versions';
+import { impliedProvider, isBuiltInProvider, parseModuleSource, parseProviderSource } from '../engine/addresses';
+import type { ModuleSource, ProviderAddress, RegistryModuleSource } from '../engine/addresses';
+import type { VersionRules } from '../engine/versions';
 import type { Ref } from './refs';
 
 export type Target =

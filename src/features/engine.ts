@@ -1,0 +1,67 @@
+// Builds the one Engine from the settings, and adapts it to the features' RegistryBackend.
+import { describeSource, Engine, EngineOptions, LogEntry } from '../engine/engine';
+import { redactUrls } from '../engine/net/http-errors';
+import type { FeatureLog } from './context';
+import type { RegistryBackend } from './lookup';
+import type { FeatureSettings } from './settings';
+
+export interface EngineHost {
+  userAgent: string;
+  /** Whether requests may be sent now (the extension: a trusted workspace; the server: not offline). */
+  networkAllowed(): boolean;
+  /** Whether the CLI configuration's credentials_helper (a program named by configuration) may run. */
+  allowCredentialsHelper(): boolean;
+}
+
+export function engineOptions(s: FeatureSettings, cacheDir: string, log: FeatureLog, host: EngineHost): EngineOptions {
+  return {
+    cacheDir,
+    cacheTtlMs: s.cacheTtlMinutes * 60_000,
+    timeoutMs: s.requestTimeoutSeconds * 1000,
+    caFiles: s.caFile ? [s.caFile] : undefined,
+    proxy: s.proxy || undefined,
+    noProxy: s.noProxy || undefined,
+    cliConfigFile: s.cliConfigFile || undefined,
+    userAgent: host.userAgent,
+    // The engine never passes tokens to the log; URLs are still stripped of user:password and of
+    // signature/token query values (pre-signed download URLs) before they reach the log.
+    log: (e: LogEntry) => {
+      const m = redactUrls(e.message);
+      if (e.level === 'error') log.error(m);
+      else if (e.level === 'warn') log.warn(m);
+      else if (e.level === 'info' || m.startsWith('GET ')) log.info(m); // request timings
+      else log.debug(m);
+    },
+    networkAllowed: () => host.networkAllowed(),
+    allowCredentialsHelper: () => host.allowCredentialsHelper(),
+  };
+}
+
+export function createEngine(s: FeatureSettings, cacheDir: string, log: FeatureLog, host: EngineHost): Engine {
+  return new Engine(engineOptions(s, cacheDir, log, host));
+}
+
+export function backendOf(engine: Engine): RegistryBackend {
+  return {
+    async discover(host) {
+      const d = await engine.discoverServices(host);
+      return {
+        host: d.host, url: d.finalUrl, services: d.services,
+        ...(d.finalUrl !== d.discoveryUrl ? { redirectedTo: d.finalUrl } : {}),
+      };
+    },
+    async moduleVersions(addr) {
+      return (await engine.listModuleVersions(addr)).versions;
+    },
+    async providerVersions(addr) {
+      const list = await engine.listProviderVersions(addr);
+      const versions = list.versions.map((v) => v.version);
+      // Say where versions came from when the CLI configuration routes providers elsewhere.
+      const from = list.sources?.some((s) => s.method !== 'direct') ? list.sources.map(describeSource).join(', ') : undefined;
+      return from ? Object.assign(versions, { from }) : versions;
+    },
+    async downloadLocation(addr, version) {
+      return (await engine.resolveDownloadLocation(addr, version)).location;
+    },
+  };
+}
