@@ -17,6 +17,10 @@ commands:
                                                     it shown as *** unless --show-secrets)
   mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a provider network mirror
+  mirror --oci TEMPLATE [--platform os_arch]... [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
+                                                    push the same providers, verified, into an OCI
+                                                    registry (TEMPLATE: OpenTofu's repository_template,
+                                                    e.g. registry.example.com/tofu/\${namespace}/\${type})
   mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--max-modules N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages

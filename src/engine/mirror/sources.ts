@@ -10,7 +10,7 @@ import { createLimiter, Limiter } from '../fstree';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from '../providerpkg/download';
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from '../providerpkg/hash';
-import { safeFilename, UnsafePathError } from './paths';
+import { archiveFilename, safeFilename, UnsafePathError } from './paths';
 import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
 import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
@@ -72,10 +72,19 @@ export interface FetchResult {
   downloaded: boolean;
 }
 
+/** What a source says about one archive before it is downloaded: its file name and its verified zh: hash, when it has one. */
+export interface ArchiveDescription {
+  filename: string;
+  /** "zh:…": from the signed SHA256SUMS (origin registry) or the source mirror's listing. */
+  zh?: string;
+}
+
 export interface ArchiveSource {
   readonly label: string;
   listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]>;
   fetch(target: MirrorTarget, ctx: FetchContext): Promise<FetchResult>;
+  /** The archive's file name and expected zh: hash without downloading it (steps as fetch names them). */
+  describe(target: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots }): Promise<ArchiveDescription>;
 }
 
 /** Package metadata as the registry engine returns it (providers.v1 download endpoint). */
@@ -127,8 +136,31 @@ export class RegistrySource implements ArchiveSource {
   readonly label = 'origin registry';
   private readonly documents = new Map<string, Promise<{ doc: Buffer; sig: Buffer }>>();
   private readonly signatures = new Map<string, Promise<SignatureCheck>>();
+  private readonly metas = new Map<string, Promise<ProviderPackageMeta>>();
 
   constructor(private readonly registry: RegistryLike) {}
+
+  /** The file name and the zh: hash SHA256SUMS lists for it, the signature verified (no archive download). */
+  async describe(t: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots } = {}): Promise<ArchiveDescription> {
+    const slots = opts.slots ?? { request: unlimited, download: unlimited };
+    const key = `${t.provider} ${t.version} ${t.platform}`;
+    let meta = this.metas.get(key);
+    if (!meta) {
+      meta = slots.request(() => this.metadata(t, opts.signal));
+      this.metas.set(key, meta);
+      meta.catch(() => this.metas.delete(key));
+    }
+    const m = await meta;
+    const shasum = String(m.shasum ?? '').toLowerCase();
+    const sums = await this.signedSums(m, opts.signal, slots);
+    const listed = checkSha256Sums(sums.document, m.filename, shasum);
+    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(m.shasumsUrl)})`);
+    if (m.packages) {
+      const contradiction = checkPackages(sums.document, { filename: m.filename, os: m.os, arch: m.arch, packages: m.packages });
+      if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(m.shasumsUrl)})`);
+    }
+    return { filename: m.filename, zh: `zh:${shasum}` };
+  }
 
   async listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {
     return versionStrings(await this.registry.listProviderVersions(addr, { signal }));
@@ -170,7 +202,7 @@ export class RegistrySource implements ArchiveSource {
 
   async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
     const slots = ctx.slots ?? { request: unlimited, download: unlimited };
-    const meta = ctx.meta ?? await slots.request(() => this.metadata(t, ctx.signal));
+    const meta = ctx.meta ?? await (this.metas.get(`${t.provider} ${t.version} ${t.platform}`) ?? slots.request(() => this.metadata(t, ctx.signal)));
     const shasum = String(meta.shasum ?? '').toLowerCase();
     const documents = this.fetchDocuments(meta, ctx.signal, slots);
     documents.catch(() => undefined); // awaited below; don't let an early failure go unhandled
@@ -299,6 +331,16 @@ export class MirrorSource implements ArchiveSource {
     }
     if (!archive) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} archive of ${t.provider} ${t.version}`);
     return archive;
+  }
+
+  /** The archive's file name (the last segment of its URL, when that is a plain file name) and the zh: hash the mirror lists. */
+  async describe(t: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots } = {}): Promise<ArchiveDescription> {
+    const archive = await (opts.slots?.request ?? unlimited)(() => this.archive(t, opts.signal));
+    const last = decodeURIComponent(new URL(archive.url).pathname.split('/').pop() ?? '');
+    let filename: string;
+    try { filename = safeFilename(last); } catch { filename = archiveFilename(t.address.type, t.version, t.platform); }
+    const zh = archive.hashes.filter((h) => h.startsWith('zh:'));
+    return { filename, ...(zh.length === 1 ? { zh: zh[0] } : {}) };
   }
 
   async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
