@@ -81,6 +81,8 @@ export interface ArchiveDescription {
   filename: string;
   /** "zh:…": from the signed SHA256SUMS (origin registry) or the source mirror's listing. */
   zh?: string;
+  /** Bytes, when known (the OCI mirror's cache of what it downloaded and verified). */
+  size?: number;
 }
 
 export interface ArchiveSource {

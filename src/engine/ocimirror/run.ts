@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
 import { createLimiter, makeTempDir, mapLimit, removeTempDir } from '../fstree';
+import { VerifiedPackages } from './verified';
 import { isRegistryError } from '../net/errors';
 import { MirrorEngine, planMirror } from '../mirror';
 import { byTarget, lockMismatch, ProviderRequirement } from '../mirror/run';
@@ -24,7 +25,7 @@ import {
 } from './layout';
 
 export interface OciMirrorOptions {
-  engine: MirrorEngine & { oci: OciClient };
+  engine: MirrorEngine & { oci: OciClient; options?: { cacheDir?: string }; cliSettings?(): { hosts: Map<string, { services: Record<string, unknown> }> } };
   dirs: string[];
   /** OpenTofu's repository_template. */
   template: string;
@@ -81,7 +82,11 @@ export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorRepo
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const slots = fetchSlots(concurrency);
   const pushSlot = concurrency <= 1 ? slots.download : createLimiter(concurrency);
-  const registrySlot = slots.request;
+  // registry reads (tags, manifests: small) get their own bound, beside the origin's requests
+  const registrySlot = concurrency <= 1 ? slots.request : createLimiter(4 * concurrency);
+  const verified = new VerifiedPackages(opts.engine.options?.cacheDir);
+  const engine = opts.engine;
+  const sourceKey = (t: MirrorTarget) => [plan.source.label, JSON.stringify(engine.cliSettings?.().hosts.get(t.address.host)?.services ?? null), t.provider, t.version, t.platform];
   const configured = new Map<string, Promise<unknown>>();
   const zipHomes = new Map<string, OciRepository>();
   const stats = { blobsUploaded: 0, blobsMounted: 0, bytesDownloaded: 0 };
@@ -115,9 +120,15 @@ export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorRepo
     const name = repositoryName(repo);
     const entry = (t: MirrorTarget, digest: string): OciMirrored => ({ provider: t.provider, version: t.version, platform: t.platform, repository: name, tag, digest });
 
+    // what the source vouches for (metadata, signed SHA256SUMS) is asked at once, beside the registry reads
+    const described = new Map(targets.map((t) => {
+      const d = verified.get(sourceKey(t), () => plan.source.describe(t, { signal, slots }));
+      d.catch(() => undefined); // awaited in step 2
+      return [t, d] as const;
+    }));
+
     // 1. the tag as it is
     let existing: IndexDescriptor[] | undefined;
-    const oldZip = new Map<string, { digest: string } | { problem: string }>();
     const oldDescriptor = new Map<string, IndexDescriptor>();
     try {
       const current = await registrySlot(() => client.getManifest(repo, tag, { signal })).catch((err: unknown) => {
@@ -135,10 +146,6 @@ export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorRepo
           const p = descriptorPlatform(d);
           if (p && !oldDescriptor.has(p)) oldDescriptor.set(p, d);
         }
-        await Promise.all(targets.filter((t) => oldDescriptor.has(t.platform)).map(async (t) => {
-          const m = await registrySlot(() => client.getManifest(repo, oldDescriptor.get(t.platform)!.digest, { signal }));
-          oldZip.set(t.platform, packageLayer(m.manifest));
-        }));
       }
     } catch (err) {
       for (const t of targets) fail(t, stepOf(err, 'push'), `reading ${name}:${tag}: ${errorText(err)}`);
@@ -152,17 +159,32 @@ export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorRepo
     await Promise.all(targets.map(async (t) => {
       let file: string | undefined;
       try {
-        const described = await plan.source.describe(t, { signal, slots });
-        const old = oldZip.get(t.platform);
-        const zhDigest = described.zh && `sha256:${described.zh.slice(3)}`;
-        if (old && 'digest' in old && zhDigest === old.digest && !lockMismatch({ h1: '', zh: described.zh! }, t)) {
-          current.push({ t, digest: oldDescriptor.get(t.platform)!.digest });
+        const about = await described.get(t)!;
+        const od = oldDescriptor.get(t.platform);
+        const zhDigest = about.zh && `sha256:${about.zh.slice(3)}`;
+        const lockOk = !!about.zh && !lockMismatch({ h1: '', zh: about.zh }, t);
+        // the manifest we would write for the verified zip: the index's digest commits to its bytes
+        if (od && zhDigest && about.size !== undefined && lockOk && od.digest === platformManifest({ digest: zhDigest, size: about.size, filename: about.filename }).digest) {
+          current.push({ t, digest: od.digest });
           return;
+        }
+        let old: { digest: string } | { problem: string } | undefined;
+        if (od) {
+          try {
+            old = packageLayer((await registrySlot(() => client.getManifest(repo, od.digest, { signal }))).manifest);
+          } catch (err) {
+            throw new MirrorStepError('push', `reading the ${t.platform} manifest of ${name}:${tag}: ${errorText(err)}`);
+          }
+          if ('digest' in old && zhDigest === old.digest && lockOk) {
+            current.push({ t, digest: od.digest });
+            return;
+          }
         }
         file = join(tmp, `${fileNo++}.zip`);
         const res = await plan.source.fetch(t, { dest: file, maxBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3, signal, slots,
           onBytes: (received, total) => progress({ kind: 'bytes', target: t, received, total }) });
         stats.bytesDownloaded += res.hashes.size;
+        verified.remember(sourceKey(t), { filename: about.filename, zh: res.hashes.zh, size: res.hashes.size });
         const disagree = lockMismatch(res.hashes, t);
         if (disagree) throw new MirrorStepError('lock-hash', `package ${res.hashes.h1} ${res.hashes.zh} matches none of the hashes in ${disagree}`);
         const digest = `sha256:${res.hashes.zh.slice(3)}`;
@@ -173,7 +195,7 @@ export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorRepo
           current.push({ t, digest: oldDescriptor.get(t.platform)!.digest });
           return;
         }
-        ready.push({ t, file, zip: { digest, size: res.hashes.size, filename: described.filename } });
+        ready.push({ t, file, zip: { digest, size: res.hashes.size, filename: about.filename } });
         file = undefined;
       } catch (err) {
         verifyFailed ??= t;
@@ -235,7 +257,7 @@ export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorRepo
   try {
     await mapLimit([...groups.values()], concurrency <= 1 ? 1 : 4 * concurrency, mirrorVersion);
   } finally {
-    await removeTempDir(tmp);
+    await Promise.all([removeTempDir(tmp), verified.flush()]);
   }
   return {
     repositoryTemplate: opts.template,

@@ -117,6 +117,21 @@ describe('htpasswd registry', () => {
     assert.equal(again.bytesDownloaded, 0, 'and no zip downloaded: the signed SHA256SUMS vouches for the digests');
   });
 
+  test('with the CLI\'s disk cache an unchanged re-run reads only the tags: no manifest, nothing from the origin', async () => {
+    const dir = writeConfig(fx.root, { beta: { source: `${fx.reg.host}/acme/beta` } });
+    const cacheDir = tempDir('oci-cache-');
+    const cached = () => fx.engine({ cliConfigFile: rcWith(reg), cacheDir });
+    const tpl = `${reg.host}/cached/\${namespace}/\${type}`;
+    assert.equal((await mirrorToOci({ engine: cached(), dirs: [dir], template: tpl, platforms: PLATFORMS })).pushed.length, 3);
+    reg.resetLog();
+    fx.reg.server.resetLog();
+    const again = await mirrorToOci({ engine: cached(), dirs: [dir], template: tpl, platforms: PLATFORMS });
+    assert.deepEqual([again.pushed.length, again.upToDate.length, again.failed.length], [0, 3, 0]);
+    assert.deepEqual(reg.requests.filter((r) => r.status !== 401).map((r) => `${r.method} ${r.path}`), ['GET /v2/cached/acme/beta/manifests/0.3.0'],
+      'the index only: its platform digests are the manifests this run would write for the verified zips');
+    assert.equal(fx.reg.server.requests.filter((r) => !r.path.startsWith('/.well-known') && !r.path.endsWith('/versions')).length, 0, 'no download answer, no SHA256SUMS');
+  });
+
   test('adding a platform keeps the old ones, also when a teammate asks only for the new one', async () => {
     const dir = writeConfig(fx.root, { beta: { source: `${fx.reg.host}/acme/beta` } });
     const beta = { registry: reg.host, repository: 'mirror/acme/beta' };
