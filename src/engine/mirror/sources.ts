@@ -1,8 +1,7 @@
 // Where archives come from: the provider's origin registry (providers.v1: shasum, SHA256SUMS and
 // its OpenPGP signature) or an existing network mirror (hashes in the version JSON). Each source
 // downloads into a temp file and verifies it; a failure names the step.
-import { createWriteStream, promises as fs } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
+import { promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
@@ -14,9 +13,6 @@ import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashe
 import { archiveFilename, safeFilename, UnsafePathError } from './paths';
 import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
 import { errorText } from './types';
-import { OciClient, OciRepository, RepositoryTemplate, tagVersion } from '../oci';
-import { descriptorPlatform, packageLayer, readProviderIndex } from '../ocimirror/layout';
-import { parseVersion } from '../versions/version';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
 
 export { errorText };
@@ -68,7 +64,7 @@ export function fetchSlots(concurrency: number): FetchSlots {
   return concurrency <= 1 ? { download, request: download, serial: true } : { download, request: createLimiter(smallRequestLimit(concurrency)) };
 }
 
-const unlimited: Limiter = (fn) => fn();
+export const unlimited: Limiter = (fn) => fn();
 
 export interface FetchResult {
   hashes: PackageHashes;
@@ -76,14 +72,8 @@ export interface FetchResult {
   downloaded: boolean;
 }
 
-/** What a source says about one archive before it is downloaded: its file name and its verified zh: hash, when it has one. */
-export interface ArchiveDescription {
-  filename: string;
-  /** "zh:…": from the signed SHA256SUMS (origin registry) or the source mirror's listing. */
-  zh?: string;
-  /** Bytes, when known (the OCI mirror's cache of what it downloaded and verified). */
-  size?: number;
-}
+/** An archive before its download: file name, zh: (signed SHA256SUMS or the source mirror's listing), size when known. */
+export interface ArchiveDescription { filename: string; zh?: string; size?: number }
 
 export interface ArchiveSource {
   readonly label: string;
@@ -148,24 +138,22 @@ export class RegistrySource implements ArchiveSource {
 
   /** The file name and the zh: hash SHA256SUMS lists for it, the signature verified (no archive download). */
   async describe(t: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots } = {}): Promise<ArchiveDescription> {
-    const slots = opts.slots ?? { request: unlimited, download: unlimited };
     const key = `${t.provider} ${t.version} ${t.platform}`;
-    let meta = this.metas.get(key);
-    if (!meta) {
-      meta = slots.request(() => this.metadata(t, opts.signal));
-      this.metas.set(key, meta);
-      meta.catch(() => this.metas.delete(key));
-    }
+    const meta = this.metas.get(key) ?? (opts.slots?.request ?? unlimited)(() => this.metadata(t, opts.signal));
+    if (!this.metas.has(key)) { this.metas.set(key, meta); meta.catch(() => this.metas.delete(key)); }
     const m = await meta;
-    const shasum = String(m.shasum ?? '').toLowerCase();
-    const sums = await this.signedSums(m, opts.signal, slots);
+    await this.checkedSums(m, String(m.shasum ?? '').toLowerCase(), opts.signal, opts.slots);
+    return { filename: m.filename, zh: `zh:${String(m.shasum ?? '').toLowerCase()}` };
+  }
+
+  /** The signed SHA256SUMS, checked to list the archive with `shasum` and to agree with `packages`. */
+  private async checkedSums(m: ProviderPackageMeta, shasum: string, signal?: AbortSignal, slots?: FetchSlots): Promise<SignedSums> {
+    const sums = await this.signedSums(m, signal, slots);
     const listed = checkSha256Sums(sums.document, m.filename, shasum);
     if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(m.shasumsUrl)})`);
-    if (m.packages) {
-      const contradiction = checkPackages(sums.document, { filename: m.filename, os: m.os, arch: m.arch, packages: m.packages });
-      if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(m.shasumsUrl)})`);
-    }
-    return { filename: m.filename, zh: `zh:${shasum}` };
+    const contradiction = m.packages && checkPackages(sums.document, { filename: m.filename, os: m.os, arch: m.arch, packages: m.packages });
+    if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(m.shasumsUrl)})`);
+    return sums;
   }
 
   async listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {
@@ -244,11 +232,7 @@ export class RegistrySource implements ArchiveSource {
       }
       const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
       if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
-      const sums = await this.signedSums(meta, ctx.signal);
-      if (meta.packages) {
-        const contradiction = checkPackages(sums.document, { filename: meta.filename, os: meta.os, arch: meta.arch, packages: meta.packages });
-        if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(meta.shasumsUrl)})`);
-      }
+      await this.checkedSums(meta, shasum, ctx.signal);
       if (pkg && size !== pkg.size) {
         throw new MirrorStepError('size', `archive ${shownUrl(meta.downloadUrl)} is ${size} bytes, but the registry's "packages" says ${pkg.size}`);
       }
@@ -382,105 +366,6 @@ export class MirrorSource implements ArchiveSource {
     if (!h1) throw new MirrorStepError('archive', `archive ${shownUrl(archive.url)} is not a readable zip: ${h1Error}`);
     const hashes = { h1, zh, size: sha.size };
     return { hashes, downloaded };
-  }
-}
-
-/**
- * Archives from an OCI registry in OpenTofu's oci_mirror layout (`repository_template`): versions are
- * the tags that read as versions ("_" as "+", others ignored); a platform's package is the one
- * `archive/zip` layer of the manifest the version's index lists for it, and its digest is the zh:
- * hash `tofu init` checks (the blob is verified against it as it is read).
- */
-export class OciSource implements ArchiveSource {
-  readonly label: string;
-  private readonly indexes = new Map<string, Promise<Map<string, string>>>();
-
-  constructor(private readonly client: OciClient, private readonly template: RepositoryTemplate) {
-    this.label = `OCI mirror ${template.text}`;
-  }
-
-  repository(addr: ProviderAddress): OciRepository {
-    try {
-      return this.template.render(addr);
-    } catch (err) {
-      throw new MirrorStepError('path', errorText(err));
-    }
-  }
-
-  async listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {
-    const tags = await this.client.listTags(this.repository(addr), { signal });
-    return tags.map(tagVersion).filter((v) => typeof parseVersion(v, 'provider') !== 'string');
-  }
-
-  /** The platform's package layer: the index (once per version), then the platform's manifest. */
-  async layer(t: MirrorTarget, signal?: AbortSignal): Promise<{ repo: OciRepository; digest: string; size: number; filename: string }> {
-    const repo = this.repository(t.address);
-    const key = `${t.provider} ${t.version}`;
-    let index = this.indexes.get(key);
-    if (!index) {
-      index = this.client.getManifest(repo, t.version.replace(/\+/g, '_'), { signal }).then((m) => {
-        const read = readProviderIndex(m.manifest, m.mediaType);
-        if ('problem' in read) throw new MirrorStepError('metadata', `${this.label}: ${repo.registry}/${repo.repository}:${t.version} is not a provider index: ${read.problem}`);
-        const byPlatform = new Map<string, string>();
-        for (const d of read.manifests) {
-          const p = descriptorPlatform(d);
-          if (p && !byPlatform.has(p)) byPlatform.set(p, d.digest);
-        }
-        return byPlatform;
-      });
-      this.indexes.set(key, index);
-      index.catch(() => this.indexes.delete(key));
-    }
-    let manifestDigest: string | undefined;
-    try {
-      manifestDigest = (await index).get(t.platform);
-    } catch (err) {
-      throw err instanceof MirrorStepError ? err : new MirrorStepError('metadata', errorText(err));
-    }
-    if (!manifestDigest) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} package of ${t.provider} ${t.version}`);
-    let manifest: unknown;
-    try {
-      manifest = (await this.client.getManifest(repo, manifestDigest, { signal })).manifest;
-    } catch (err) {
-      throw new MirrorStepError('metadata', errorText(err));
-    }
-    const layer = packageLayer(manifest);
-    if ('problem' in layer) throw new MirrorStepError('metadata', `${this.label}: ${t.provider} ${t.version} ${t.platform}: ${layer.problem}`);
-    const title = ((manifest as { layers: Array<{ digest?: string; annotations?: Record<string, unknown> }> }).layers
-      .find((l) => l.digest === layer.digest)?.annotations?.['org.opencontainers.image.title']);
-    let filename: string;
-    try { filename = safeFilename(typeof title === 'string' ? title : ''); } catch { filename = archiveFilename(t.address.type, t.version, t.platform); }
-    return { repo, ...layer, filename };
-  }
-
-  async describe(t: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots } = {}): Promise<ArchiveDescription> {
-    const l = await (opts.slots?.request ?? unlimited)(() => this.layer(t, opts.signal));
-    return { filename: l.filename, ...(l.digest.startsWith('sha256:') ? { zh: `zh:${l.digest.slice(7)}` } : {}) };
-  }
-
-  async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
-    const slots = ctx.slots ?? { request: unlimited, download: unlimited };
-    const l = await slots.request(() => this.layer(t, ctx.signal));
-    if (!l.digest.startsWith('sha256:')) throw new MirrorStepError('metadata', `${this.label}: the package of ${t.provider} ${t.version} ${t.platform} has a ${l.digest.split(':')[0]} digest; OpenTofu needs sha256`);
-    await slots.download(async () => {
-      try {
-        const body = await this.client.getBlob(l.repo, { digest: l.digest, size: l.size }, { maxBytes: ctx.maxBytes, signal: ctx.signal });
-        let received = 0;
-        body.on('data', (c: Buffer) => { received += c.length; ctx.onBytes?.(received, l.size); });
-        await pipeline(body, createWriteStream(ctx.dest));
-      } catch (err) {
-        await fs.rm(ctx.dest, { force: true });
-        if (ctx.signal?.aborted) throw new MirrorStepError('cancelled', 'cancelled');
-        throw new MirrorStepError(err instanceof RegistryError && err.code === 'too-large' ? 'size' : 'download', errorText(err));
-      }
-    });
-    let h1: string;
-    try {
-      h1 = await h1OfZip(ctx.dest, ctx.signal);
-    } catch (err) {
-      throw new MirrorStepError('archive', `the package of ${t.provider} ${t.version} ${t.platform} in ${this.label} is not a readable zip: ${errorText(err)}`);
-    }
-    return { hashes: { h1, zh: `zh:${l.digest.slice(7)}`, size: l.size }, downloaded: true };
   }
 }
 
