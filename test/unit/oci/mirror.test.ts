@@ -132,6 +132,16 @@ describe('htpasswd registry', () => {
     assert.equal(fx.reg.server.requests.filter((r) => !r.path.startsWith('/.well-known') && !r.path.endsWith('/versions')).length, 0, 'no download answer, no SHA256SUMS');
   });
 
+  test('--from-mirror: zips from a provider network mirror, verified against its hashes, pushed the same way', async () => {
+    const dir = writeConfig(fx.root, { beta: { source: `${fx.reg.host}/acme/beta` } });
+    const tpl = `${reg.host}/from-mirror/\${type}`;
+    const r = await mirrorToOci({ engine, dirs: [dir], template: tpl, platforms: ['linux_amd64'], fromMirror: `${fx.reg.origin}/mirror/` });
+    assert.deepEqual(r.failed, []);
+    const seen = await readAsOpenTofu(engine.oci, { registry: reg.host, repository: 'from-mirror/beta' }, '0.3.0');
+    const built = fx.pkg('acme', 'beta', '0.3.0', 'linux_amd64');
+    assert.deepEqual(seen.get('linux_amd64'), { manifest: r.pushed[0].digest, zip: `sha256:${built.sha256}`, title: built.filename });
+  });
+
   test('adding a platform keeps the old ones, also when a teammate asks only for the new one', async () => {
     const dir = writeConfig(fx.root, { beta: { source: `${fx.reg.host}/acme/beta` } });
     const beta = { registry: reg.host, repository: 'mirror/acme/beta' };
