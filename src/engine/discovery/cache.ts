@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseJsonBounded } from '../net/json-depth';
+import { SharedFlight } from './flight';
+
+export { SharedFlight } from './flight';
 
 export interface CachedLookupOptions {
   /** Sub-directory of cacheDir for the disk copy; none → memory only. */
@@ -25,7 +28,7 @@ interface Entry<T> { value?: T; error?: unknown; expires: number }
 
 export class CachedLookup<T> {
   private readonly memory = new Map<string, Entry<T>>();
-  private readonly inflight = new Map<string, Promise<{ value: T; cached: boolean }>>();
+  private readonly inflight = new Map<string, SharedFlight<{ value: T; cached: boolean }>>();
   private generation = 0;
 
   constructor(private readonly opts: CachedLookupOptions) {}
@@ -36,7 +39,13 @@ export class CachedLookup<T> {
     return e && e.value !== undefined && e.expires > Date.now() ? e.value : undefined;
   }
 
-  async get(key: string, load: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
+  /**
+   * The value of `key`: from memory, else from disk, else `load`ed (one load per key at a time,
+   * shared by every caller). `signal` aborting stops this caller's wait at once (AbortError); the
+   * load gets its own signal, aborted only when every caller waiting on it has stopped, and an
+   * aborted load is remembered nowhere (the next get starts a fresh one).
+   */
+  async get(key: string, load: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<{ value: T; cached: boolean }> {
     const now = Date.now();
     const hit = this.memory.get(key);
     if (hit && hit.expires > now) {
@@ -44,16 +53,16 @@ export class CachedLookup<T> {
       return { value: hit.value as T, cached: true };
     }
     const running = this.inflight.get(key);
-    if (running) return running;
+    if (running && !running.abandoned) return running.join(signal);
     const gen = this.generation;
-    const p = (async () => {
+    const flight: SharedFlight<{ value: T; cached: boolean }> = new SharedFlight(async (loadSignal) => {
       const fromDisk = await this.readDisk(key);
       if (fromDisk) {
         if (gen === this.generation) this.memory.set(key, { value: fromDisk.value, expires: fromDisk.expires });
         return { value: fromDisk.value, cached: true };
       }
       try {
-        const value = await load();
+        const value = await load(loadSignal);
         const expires = Date.now() + this.opts.ttlMs;
         if (gen === this.generation && this.opts.ttlMs > 0) {
           this.memory.set(key, { value, expires });
@@ -61,17 +70,16 @@ export class CachedLookup<T> {
         }
         return { value, cached: false };
       } catch (error) {
+        // a cancelled load says nothing about the registry: not remembered as a failure
         const ttl = Math.min(this.opts.failureTtlMs ?? 30_000, this.opts.ttlMs);
-        if (gen === this.generation && ttl > 0) this.memory.set(key, { error, expires: Date.now() + ttl });
+        if (gen === this.generation && ttl > 0 && !loadSignal.aborted) this.memory.set(key, { error, expires: Date.now() + ttl });
         throw error;
       }
-    })();
-    this.inflight.set(key, p);
-    try {
-      return await p;
-    } finally {
-      this.inflight.delete(key);
-    }
+    });
+    this.inflight.set(key, flight);
+    const done = () => { if (this.inflight.get(key) === flight) this.inflight.delete(key); };
+    flight.promise.then(done, done);
+    return flight.join(signal);
   }
 
   /** Forget one key (memory and disk). */
