@@ -65,6 +65,12 @@ export interface EngineOptions {
   maxRetryDelayMs?: number;
 }
 
+/**
+ * `signal`: the caller stops waiting when it aborts (AbortError); the shared request is aborted
+ * when every caller waiting on it has (see CachedLookup.get).
+ */
+export interface Cancellable { signal?: AbortSignal }
+
 /** A provider address that can be asked of a registry: built-in providers (terraform.io/builtin/…) never can. */
 function registryProvider(address: ProviderAddress | string): ProviderAddress {
   const p = toProviderAddress(address);
@@ -157,17 +163,17 @@ export class Engine {
    * Service discovery for a host ("host[:port]", Unicode or punycode). Cached, single-flight.
    * A `host` block in the CLI configuration answers instead of the network (source 'cli-config').
    */
-  discoverServices(host: string): Promise<DiscoveryResult> {
-    return this.discovery.discover(host);
+  discoverServices(host: string, opts: Cancellable = {}): Promise<DiscoveryResult> {
+    return this.discovery.discover(host, opts.signal);
   }
 
   /** Versions of a registry module (newest first, as the registry wrote them). Cached, single-flight. */
-  async listModuleVersions(address: ModuleAddress | string): Promise<VersionList> {
+  async listModuleVersions(address: ModuleAddress | string, opts: Cancellable = {}): Promise<VersionList> {
     const a = toModuleAddress(address);
-    const { value, cached } = await this.moduleVersions.get(this.moduleKey(a), async () => {
-      const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
-      return fetchModuleVersions(this.http, base, a);
-    });
+    const { value, cached } = await this.moduleVersions.get(this.moduleKey(a), async (signal) => {
+      const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry', signal);
+      return fetchModuleVersions(this.http, base, a, signal);
+    }, opts.signal);
     return { ...value, cached };
   }
 
@@ -181,12 +187,12 @@ export class Engine {
    * Where a module version's source lives (absolute go-getter location). Cached like version lists
    * (memory and disk, single-flight, per module, version and answer context).
    */
-  async resolveDownloadLocation(address: ModuleAddress | string, version: string): Promise<DownloadLocation> {
+  async resolveDownloadLocation(address: ModuleAddress | string, version: string, opts: Cancellable = {}): Promise<DownloadLocation> {
     const a = toModuleAddress(address);
-    const { value } = await this.moduleLocations.get(`${a.fullAddress}@${version}|${this.answerContext([a.host])}`, async () => {
-      const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry');
-      return fetchModuleLocation(this.http, base, a, version);
-    });
+    const { value } = await this.moduleLocations.get(`${a.fullAddress}@${version}|${this.answerContext([a.host])}`, async (signal) => {
+      const base = await this.discovery.serviceUrl(a.host, 'modules.v1', 'module registry', signal);
+      return fetchModuleLocation(this.http, base, a, version, signal);
+    }, opts.signal);
     return value;
   }
 
@@ -201,10 +207,10 @@ export class Engine {
    * provider_installation methods when there is such a block (`sources` then says which methods
    * answered), else from the origin registry. Cached, single-flight.
    */
-  async listProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList & { sources?: VersionSource[] }> {
+  async listProviderVersions(address: ProviderAddress | string, opts: Cancellable = {}): Promise<ProviderVersionList & { sources?: VersionSource[] }> {
     const p = registryProvider(address);
     const inst = this.cliSettings().installation;
-    if (!inst) return this.listOriginProviderVersions(p);
+    if (!inst) return this.listOriginProviderVersions(p, opts);
     // The key covers the methods, so an edited configuration never reads an old disk entry, and the
     // hosts asked (mirrors and the origin registry).
     const mirrorHosts = inst.methods.filter((m) => m.kind === 'network_mirror').map((m) => hostOf(m.location));
@@ -213,20 +219,20 @@ export class Engine {
       try { return this.ociCredentials.sourceKey(parseRepositoryTemplate(m.location).render(p)); } catch { return 'invalid'; }
     });
     const key = `installation:${createHash('sha256').update(JSON.stringify([inst, ociSources])).digest('hex').slice(0, 16)}:${p.address}|${this.answerContext([p.host, ...mirrorHosts])}`;
-    const { value, cached } = await this.providerVersions.get(key, () => listViaInstallationMethods(inst.methods, inst.file, p, {
-      http: this.http, oci: this.oci, timeoutMs: this.options.timeoutMs, log: this.options.log,
-      direct: (q) => this.listOriginProviderVersions(q),
-    }));
+    const { value, cached } = await this.providerVersions.get(key, (signal) => listViaInstallationMethods(inst.methods, inst.file, p, {
+      http: this.http, oci: this.oci, timeoutMs: this.options.timeoutMs, log: this.options.log, signal,
+      direct: (q, s) => this.listOriginProviderVersions(q, { signal: s }),
+    }), opts.signal);
     return { ...value, cached };
   }
 
   /** Versions from the provider's origin registry only (what the mirror command copies from). */
-  async listOriginProviderVersions(address: ProviderAddress | string): Promise<ProviderVersionList> {
+  async listOriginProviderVersions(address: ProviderAddress | string, opts: Cancellable = {}): Promise<ProviderVersionList> {
     const p = registryProvider(address);
-    const { value, cached } = await this.providerVersions.get(`${p.address}|${this.answerContext([p.host])}`, async () => {
-      const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
-      return fetchProviderVersions(this.http, base, p);
-    });
+    const { value, cached } = await this.providerVersions.get(`${p.address}|${this.answerContext([p.host])}`, async (signal) => {
+      const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry', signal);
+      return fetchProviderVersions(this.http, base, p, signal);
+    }, opts.signal);
     return { ...value, cached };
   }
 

@@ -39,12 +39,12 @@ export function discoveryUrlFor(host: string): string {
 }
 
 /** Fetch and interpret one discovery document (no caching). */
-export async function fetchDiscovery(http: HttpClient, hostGiven: string): Promise<Omit<DiscoveryResult, 'cached'>> {
+export async function fetchDiscovery(http: HttpClient, hostGiven: string, signal?: AbortSignal): Promise<Omit<DiscoveryResult, 'cached'>> {
   const host = normalizeHostname(hostGiven);
   const discoveryUrl = discoveryUrlFor(host);
   let res;
   try {
-    res = await http.getJson(discoveryUrl, { maxBytes: DISCOVERY_MAX_BYTES, auth: true });
+    res = await http.getJson(discoveryUrl, { maxBytes: DISCOVERY_MAX_BYTES, auth: true, signal });
   } catch (err) {
     if (isRegistryError(err, 'not-found')) {
       throw new RegistryError('no-services', `${host} does not offer any OpenTofu services (404 Not Found for ${err.url ?? discoveryUrl})`, { host, url: err.url ?? discoveryUrl, status: 404 });
@@ -140,20 +140,21 @@ export class Discovery {
     });
   }
 
-  async discover(hostGiven: string): Promise<DiscoveryResult> {
+  /** `signal`: this caller stops waiting (see CachedLookup.get). */
+  async discover(hostGiven: string, signal?: AbortSignal): Promise<DiscoveryResult> {
     let host: string;
     try { host = normalizeHostname(hostGiven); } catch (err) {
       throw err instanceof RegistryError ? new RegistryError('invalid-address', err.message, { host: hostGiven }) : err;
     }
     const forced = this.opts.forced?.(host);
     if (forced) return { ...forced, cached: false };
-    const { value, cached } = await this.cache.get(this.opts.cacheKey?.(host) ?? host, () => fetchDiscovery(this.http, host));
+    const { value, cached } = await this.cache.get(this.opts.cacheKey?.(host) ?? host, (loadSignal) => fetchDiscovery(this.http, host, loadSignal), signal);
     return { ...value, cached };
   }
 
   /** Base URL of one service, or a RegistryError('no-services') naming what is missing. */
-  async serviceUrl(host: string, id: string, what: string): Promise<string> {
-    const d = await this.discover(host);
+  async serviceUrl(host: string, id: string, what: string, signal?: AbortSignal): Promise<string> {
+    const d = await this.discover(host, signal);
     const url = d.services[id];
     if (!url) {
       throw new RegistryError('no-services', `${d.host} does not offer a ${what} (no "${id}" in ${shownUrl(d.finalUrl)})`, { host: d.host, url: shownUrl(d.finalUrl) });

@@ -126,9 +126,9 @@ export async function filesystemMirrorVersions(base: string, p: ProviderAddress)
 }
 
 /** Versions from a network mirror's index.json (404 → not-found). */
-export async function networkMirrorVersions(baseUrl: string, http: MirrorHttp, p: ProviderAddress, timeoutMs?: number): Promise<Omit<ProviderVersionList, 'cached'>> {
+export async function networkMirrorVersions(baseUrl: string, http: MirrorHttp, p: ProviderAddress, timeoutMs?: number, signal?: AbortSignal): Promise<Omit<ProviderVersionList, 'cached'>> {
   const client = new NetworkMirrorClient(baseUrl, http, { timeoutMs });
-  const raw = await client.listVersions(p);
+  const raw = await client.listVersions(p, signal);
   const byParsed = new Map<ParsedVersion, ProviderVersion>();
   const invalid: string[] = [];
   for (const r of raw) {
@@ -145,11 +145,11 @@ export async function networkMirrorVersions(baseUrl: string, http: MirrorHttp, p
  * ignored, as OpenTofu). No tags (or no repository) → not-found. Platforms are not listed (each
  * version's index says them; reading it costs a request per version).
  */
-export async function ociMirrorVersions(template: string, oci: Pick<OciClient, 'listTags'>, p: ProviderAddress): Promise<Omit<ProviderVersionList, 'cached'>> {
+export async function ociMirrorVersions(template: string, oci: Pick<OciClient, 'listTags'>, p: ProviderAddress, signal?: AbortSignal): Promise<Omit<ProviderVersionList, 'cached'>> {
   const repo = parseRepositoryTemplate(template).render(p);
   const byParsed = new Map<ParsedVersion, ProviderVersion>();
   const seen = new Set<string>();
-  for (const tag of await oci.listTags(repo)) {
+  for (const tag of await oci.listTags(repo, { signal })) {
     const raw = tagVersion(tag);
     const v = parseVersion(raw, 'provider');
     if (typeof v === 'string' || seen.has(v.canonical)) continue;
@@ -168,7 +168,9 @@ export interface InstallationDeps {
   oci?: Pick<OciClient, 'listTags'>;
   timeoutMs?: number;
   /** The origin registry (the `direct` method). */
-  direct: (p: ProviderAddress) => Promise<Omit<ProviderVersionList, 'cached'>>;
+  direct: (p: ProviderAddress, signal?: AbortSignal) => Promise<Omit<ProviderVersionList, 'cached'>>;
+  /** Cancels the lookups (the methods stop being asked). */
+  signal?: AbortSignal;
   log?: (entry: { level: 'warn' | 'debug'; message: string }) => void;
 }
 
@@ -185,10 +187,11 @@ export async function listViaInstallationMethods(methods: InstallationMethod[], 
   const notFound: string[] = [];
   for (const m of matching) {
     const source: VersionSource = { method: m.kind, location: m.kind === 'direct' ? p.host : m.kind === 'oci_mirror' ? ociLocation(m.location, p) : m.location };
+    deps.signal?.throwIfAborted();
     try {
-      const list = m.kind === 'direct' ? await deps.direct(p)
-        : m.kind === 'network_mirror' ? await networkMirrorVersions(m.location, deps.http, p, deps.timeoutMs)
-          : m.kind === 'oci_mirror' ? await ociMirrorVersions(m.location, deps.oci!, p)
+      const list = m.kind === 'direct' ? await deps.direct(p, deps.signal)
+        : m.kind === 'network_mirror' ? await networkMirrorVersions(m.location, deps.http, p, deps.timeoutMs, deps.signal)
+          : m.kind === 'oci_mirror' ? await ociMirrorVersions(m.location, deps.oci!, p, deps.signal)
           : await filesystemMirrorVersions(m.location, p);
       if (list.versions.length) answers.push({ source, list });
       else notFound.push(`${describeSource(source)}: no versions`);

@@ -47,9 +47,9 @@ function modulePath(a: ModuleAddress): string {
   return `${enc(a.namespace)}/${enc(a.name)}/${enc(a.system)}`;
 }
 
-export async function fetchModuleVersions(http: HttpClient, base: string, a: ModuleAddress): Promise<Omit<VersionList, 'cached'>> {
+export async function fetchModuleVersions(http: HttpClient, base: string, a: ModuleAddress, signal?: AbortSignal): Promise<Omit<VersionList, 'cached'>> {
   const url = new URL(`${modulePath(a)}/versions`, base).href;
-  const res = await rewordNotFound(getRegistryJson(http, url),
+  const res = await rewordNotFound(getRegistryJson(http, url, signal),
     `module ${a.address} not found on ${a.host}`, a.host, url);
   const invalid = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid response for module ${a.address}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
   const modules = (res.json as { modules?: unknown })?.modules;
@@ -86,18 +86,18 @@ export function canonicalModuleVersion(raw: string): { version: string; error?: 
  */
 const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
 
-async function getRegistryJson(http: HttpClient, url: string): Promise<JsonResponse> {
-  const res = await http.getBuffer(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true, accept: 'application/json' });
+async function getRegistryJson(http: HttpClient, url: string, signal?: AbortSignal): Promise<JsonResponse> {
+  const res = await http.getBuffer(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true, accept: 'application/json', signal });
   const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const json = parseJsonBody(UNTYPED.has(type) ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res);
   return { url: res.url, status: res.status, headers: res.headers, json };
 }
 
-export async function fetchModuleLocation(http: HttpClient, base: string, a: ModuleAddress, version: string): Promise<DownloadLocation> {
+export async function fetchModuleLocation(http: HttpClient, base: string, a: ModuleAddress, version: string, signal?: AbortSignal): Promise<DownloadLocation> {
   const canonical = canonicalModuleVersion(version);
   if (canonical.error) throw new RegistryError('invalid-version', `invalid module version ${JSON.stringify(version)}: ${canonical.error}`, { host: a.host });
   const url = new URL(`${modulePath(a)}/${enc(canonical.version)}/download`, base).href;
-  const res = await rewordNotFound(http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json' }),
+  const res = await rewordNotFound(http.getBuffer(url, { maxBytes: MODULE_DOWNLOAD_MAX_BYTES, auth: true, accept: 'application/json', signal }),
     `version ${canonical.version} of module ${a.address} not found on ${a.host}`, a.host, url);
   const fail = (why: string) => new RegistryError('protocol', `the registry at ${a.host} returned an invalid download location for ${a.address} ${canonical.version}: ${why} (${shownUrl(res.url)})`, { host: a.host, url: shownUrl(res.url), status: res.status });
   let location: string | undefined;

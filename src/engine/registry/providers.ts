@@ -67,9 +67,9 @@ function apiUrl(base: string, ...parts: string[]): string {
 
 const PLATFORM_PART = /^[a-z0-9]+$/;
 
-export async function fetchProviderVersions(http: HttpClient, base: string, p: ProviderAddress): Promise<Omit<ProviderVersionList, 'cached'>> {
+export async function fetchProviderVersions(http: HttpClient, base: string, p: ProviderAddress, signal?: AbortSignal): Promise<Omit<ProviderVersionList, 'cached'>> {
   const url = apiUrl(base, p.namespace, p.type, 'versions');
-  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_VERSIONS_MAX_BYTES, auth: true }),
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_VERSIONS_MAX_BYTES, auth: true, signal }),
     `provider ${p.address} not found on ${p.host}`, p.host, url);
   const list = (res.json as { versions?: unknown })?.versions;
   if (!Array.isArray(list)) {
