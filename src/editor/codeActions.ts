@@ -2,6 +2,7 @@
 // operator style) and "add missing version" (pins to ~> of the newest).
 import * as vscode from 'vscode';
 import { Fix, fixDiagnosticRange, FIXED_CODES, fixLenses, quickFixesAt } from '../features/fixes';
+import { signalOf } from '../features/lookup';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
@@ -16,10 +17,10 @@ function fixEdit(uri: vscode.Uri, fix: Fix): vscode.WorkspaceEdit {
 
 export function registerCodeActions(context: vscode.ExtensionContext, services: RegistryServices): void {
   const actions: vscode.CodeActionProvider = {
-    async provideCodeActions(document, range, ctx) {
+    async provideCodeActions(document, range, ctx, token) {
       if (!services.isOurs(document)) return undefined;
       const ours = ctx.diagnostics.some((d) => d.source === 'tofu-registry');
-      const found = await quickFixesAt(services, services.refs(document).refs, document.offsetAt(range.start), ours);
+      const found = await quickFixesAt(services, services.refs(document).refs, document.offsetAt(range.start), ours, undefined, signalOf(token));
       if (!found) return undefined;
       return found.fixes.map((fix) => {
         const a = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);

@@ -3,6 +3,7 @@
 // layer's answer as vscode.CompletionItems.
 import * as vscode from 'vscode';
 import { CompletionKind, FeatureCompletion, registryCompletions } from '../features/completion';
+import { signalOf } from '../features/lookup';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
 import { toRange } from './convert';
@@ -30,11 +31,11 @@ export function toCompletionItem(c: FeatureCompletion): vscode.CompletionItem {
 
 export function registerCompletion(context: vscode.ExtensionContext, services: RegistryServices): void {
   const provider: vscode.CompletionItemProvider = {
-    async provideCompletionItems(document, position) {
+    async provideCompletionItems(document, position, token) {
       if (!services.isOurs(document)) return undefined;
       const { parsed, refs } = services.refs(document);
       const list = await registryCompletions(services, { text: parsed.text, refs }, document.offsetAt(position), position.line,
-        () => knownSources(services));
+        () => knownSources(services), undefined, signalOf(token));
       return list && new vscode.CompletionList(list.items.map(toCompletionItem), list.isIncomplete);
     },
   };

@@ -3,6 +3,7 @@
 // Markdown as a vscode.Hover.
 import * as vscode from 'vscode';
 import { registryHover } from '../features/hover';
+import { signalOf } from '../features/lookup';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
@@ -15,9 +16,9 @@ export function md(text: string): vscode.MarkdownString {
 
 export function registerHover(context: vscode.ExtensionContext, services: RegistryServices): void {
   const provider: vscode.HoverProvider = {
-    async provideHover(document, position) {
+    async provideHover(document, position, token) {
       if (!services.isOurs(document)) return undefined;
-      const h = await registryHover(services, services.refs(document).refs, document.offsetAt(position));
+      const h = await registryHover(services, services.refs(document).refs, document.offsetAt(position), undefined, signalOf(token));
       return h && new vscode.Hover(md(h.markdown), toRange(h.range));
     },
   };

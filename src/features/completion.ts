@@ -155,7 +155,7 @@ export interface FeatureCompletionList {
  * `pending`, and the lookup goes on (the next request finds it).
  */
 export async function registryCompletions(ctx: FeatureContext, doc: { text: string; refs: DocRefs }, offset: number, line: number,
-  known: () => Promise<Set<string>>, waitMs?: number): Promise<FeatureCompletionList | undefined> {
+  known: () => Promise<Set<string>>, waitMs?: number, signal?: AbortSignal): Promise<FeatureCompletionList | undefined> {
   const loc = locateString(doc.text, doc.refs, offset, line);
   if (!loc) return undefined;
   const { at, info } = loc;
@@ -169,8 +169,9 @@ export async function registryCompletions(ctx: FeatureContext, doc: { text: stri
   }
   const t = info.target;
   if (!t || !ctx.networkAllowed()) return undefined;
-  const answer = waitMs === undefined ? await ctx.lookup.versions(t).then((value) => ({ value }), (error: unknown) => ({ error }))
-    : await within(ctx.lookup.versions(t), waitMs);
+  const answer = waitMs === undefined ? await ctx.lookup.versions(t, signal).then((value) => ({ value }), (error: unknown) => ({ error }))
+    : await within(ctx.lookup.versions(t, signal), waitMs);
+  if (signal?.aborted) return undefined;
   if (!answer) return { items: [], isIncomplete: true, pending: true };
   if ('error' in answer) {
     ctx.log.warn(`completion: versions of ${t.display}: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`);

@@ -43,25 +43,25 @@ export function createEngine(s: FeatureSettings, cacheDir: string, log: FeatureL
 
 export function backendOf(engine: Engine): RegistryBackend {
   return {
-    async discover(host) {
-      const d = await engine.discoverServices(host);
+    async discover(host, signal) {
+      const d = await engine.discoverServices(host, { signal });
       return {
         host: d.host, url: d.finalUrl, services: d.services,
         ...(d.finalUrl !== d.discoveryUrl ? { redirectedTo: d.finalUrl } : {}),
       };
     },
-    async moduleVersions(addr) {
-      return (await engine.listModuleVersions(addr)).versions;
+    async moduleVersions(addr, signal) {
+      return (await engine.listModuleVersions(addr, { signal })).versions;
     },
-    async providerVersions(addr) {
-      const list = await engine.listProviderVersions(addr);
+    async providerVersions(addr, signal) {
+      const list = await engine.listProviderVersions(addr, { signal });
       const versions = list.versions.map((v) => v.version);
       // Say where versions came from when the CLI configuration routes providers elsewhere.
       const from = list.sources?.some((s) => s.method !== 'direct') ? list.sources.map(describeSource).join(', ') : undefined;
       return from ? Object.assign(versions, { from }) : versions;
     },
-    async downloadLocation(addr, version) {
-      return (await engine.resolveDownloadLocation(addr, version)).location;
+    async downloadLocation(addr, version, signal) {
+      return (await engine.resolveDownloadLocation(addr, version, { signal })).location;
     },
   };
 }

@@ -115,14 +115,14 @@ export function fixDiagnosticRange(fix: Fix, ref: Ref): Range {
  * for a version list not asked for yet.
  */
 export async function quickFixesAt(ctx: FeatureContext, refs: DocRefs, offset: number, onOurDiagnostic: boolean,
-  waitMs = 5000): Promise<{ ref: Ref; fixes: Fix[] } | undefined> {
+  waitMs = 5000, signal?: AbortSignal): Promise<{ ref: Ref; fixes: Fix[] } | undefined> {
   if (!ctx.networkAllowed()) return undefined;
   const ref = refAt(refs, offset);
   if (!ref) return undefined;
   if (!onOurDiagnostic && !attributeAt(ref, offset) && !contains(ref.headerRange, offset)) return undefined;
   const t = targetOf(ref).target;
   if (!t) return undefined;
-  if (!ctx.lookup.peekVersions(t)) await within(ctx.lookup.versions(t), waitMs);
+  if (!ctx.lookup.peekVersions(t)) await within(ctx.lookup.versions(t, signal), waitMs);
   return { ref, fixes: knownFixes(ctx.lookup, ref) };
 }
 

@@ -192,7 +192,7 @@ export interface FeatureHover {
  * The hover on a module call's or provider entry's `version` or `source` (name or value), waiting
  * at most `waitMs` for each registry answer (then it says what is still being looked up).
  */
-export async function registryHover(ctx: FeatureContext, refs: DocRefs, offset: number, waitMs = HOVER_WAIT_MS): Promise<FeatureHover | undefined> {
+export async function registryHover(ctx: FeatureContext, refs: DocRefs, offset: number, waitMs = HOVER_WAIT_MS, signal?: AbortSignal): Promise<FeatureHover | undefined> {
   const hit = locateAttribute(refs, offset);
   if (!hit) return undefined;
   const net = ctx.networkAllowed();
@@ -202,21 +202,21 @@ export async function registryHover(ctx: FeatureContext, refs: DocRefs, offset: 
   if (info.builtIn) return { markdown: builtInHover(info.builtIn), range };
   if (hit.attr === 'version') {
     if (!t) return undefined;
-    const versions = net ? await within(ctx.lookup.versions(t), waitMs) : undefined;
+    const versions = net ? await within(ctx.lookup.versions(t, signal), waitMs) : undefined;
     return { markdown: versionHover({ target: t, constraint: value.value, versions, networkAllowed: net }), range };
   }
   const source = value.value ?? '';
   if (!t || !net) {
     return { markdown: sourceHover({ source, moduleSource: info.moduleSource, target: t, error: info.error, networkAllowed: net }), range };
   }
-  const discovery = within(ctx.lookup.discovery(t.host), waitMs);
+  const discovery = within(ctx.lookup.discovery(t.host, signal), waitMs);
   let selected: string | null | undefined;
   let location: Outcome<string>;
   if (t.kind === 'module') {
-    const v = await within(ctx.lookup.versions(t), waitMs);
+    const v = await within(ctx.lookup.versions(t, signal), waitMs);
     if (v && 'value' in v) {
       selected = select(v.value, hit.ref.version?.value ?? null, 'module').selected;
-      if (selected) location = await within(ctx.lookup.location(t.addr, selected), waitMs);
+      if (selected) location = await within(ctx.lookup.location(t.addr, selected, signal), waitMs);
     }
   }
   return {

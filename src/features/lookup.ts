@@ -2,6 +2,7 @@
 // synchronously (warm completion/hover/diagnostics never wait), single-flight while pending.
 // Pure (no vscode): the engine is reached through the RegistryBackend interface.
 import type { ProviderAddress, RegistryModuleSource } from '../engine/addresses';
+import { SharedFlight } from '../engine/discovery/flight';
 import type { Target } from './target';
 
 export interface DiscoveryInfo {
@@ -21,13 +22,13 @@ export interface DiscoveryInfo {
  */
 export type VersionsFrom = string[] & { from?: string };
 
-/** What the editor needs from the engine (src/editor/services.ts adapts the Engine to this). */
+/** What the editor needs from the engine (src/editor/services.ts adapts the Engine to this). `signal` aborts the lookup's requests. */
 export interface RegistryBackend {
-  discover(host: string): Promise<DiscoveryInfo>;
-  moduleVersions(addr: RegistryModuleSource): Promise<string[]>;
-  providerVersions(addr: ProviderAddress): Promise<VersionsFrom>;
+  discover(host: string, signal?: AbortSignal): Promise<DiscoveryInfo>;
+  moduleVersions(addr: RegistryModuleSource, signal?: AbortSignal): Promise<string[]>;
+  providerVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<VersionsFrom>;
   /** The resolved download location of one module version (absolute URL, git::…?ref=…). */
-  downloadLocation(addr: RegistryModuleSource, version: string): Promise<string>;
+  downloadLocation(addr: RegistryModuleSource, version: string, signal?: AbortSignal): Promise<string>;
 }
 
 export type Settled<T> =
@@ -37,6 +38,7 @@ export type Settled<T> =
 
 export class RegistryLookup {
   private readonly entries = new Map<string, Settled<unknown>>();
+  private readonly flights = new Map<string, SharedFlight<unknown>>();
   /** Bumped whenever a lookup settles: lets diagnostics know whether anything changed. */
   generation = 0;
   private readonly listeners = new Set<() => void>();
@@ -50,6 +52,7 @@ export class RegistryLookup {
 
   clear(): void {
     this.entries.clear();
+    this.flights.clear();
     this.generation++;
   }
 
@@ -68,54 +71,81 @@ export class RegistryLookup {
     return e;
   }
 
-  private get<T>(key: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Single flight per key; `signal` (a request's cancellation) stops this caller's wait, and the
+   * lookup's requests are aborted once every caller waiting on it has stopped (then nothing is
+   * remembered: the next caller asks again).
+   */
+  private get<T>(key: string, run: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const e = this.peek<T>(key);
-    if (e) {
-      if (e.state === 'ok') return Promise.resolve(e.value);
-      if (e.state === 'error') return Promise.reject(e.error);
-      return e.promise;
-    }
-    const promise = run();
+    if (e?.state === 'ok') return Promise.resolve(e.value);
+    if (e?.state === 'error') return Promise.reject(e.error);
+    const running = this.flights.get(key) as SharedFlight<T> | undefined;
+    if (e && running && !running.abandoned) return running.join(signal);
+    const flight = new SharedFlight(run);
+    const promise = flight.promise;
+    this.flights.set(key, flight);
     this.entries.set(key, { state: 'pending', promise });
     promise.then(
       (value) => this.settle(key, promise, { state: 'ok', value, at: Date.now() }),
-      (error) => this.settle(key, promise, { state: 'error', error, at: Date.now() }),
+      (error) => this.settle(key, promise, flight.abandoned ? undefined : { state: 'error', error, at: Date.now() }),
     );
-    return promise;
+    return flight.join(signal);
   }
 
-  private settle(key: string, promise: Promise<unknown>, s: Settled<unknown>): void {
+  /** `s` undefined: the lookup was cancelled, its entry dropped. */
+  private settle(key: string, promise: Promise<unknown>, s: Settled<unknown> | undefined): void {
     const cur = this.entries.get(key);
     if (!cur || cur.state !== 'pending' || cur.promise !== promise) return; // cleared meanwhile
+    this.flights.delete(key);
+    if (!s) {
+      this.entries.delete(key);
+      return;
+    }
     this.entries.set(key, s);
     this.generation++;
     for (const fn of this.listeners) fn();
   }
 
-  versions(t: Target): Promise<string[]> {
-    return this.get(`v:${t.key}`, () => t.kind === 'module'
-      ? this.backend.moduleVersions(t.addr) : this.backend.providerVersions(t.addr));
+  versions(t: Target, signal?: AbortSignal): Promise<string[]> {
+    return this.get(`v:${t.key}`, (s) => t.kind === 'module'
+      ? this.backend.moduleVersions(t.addr, s) : this.backend.providerVersions(t.addr, s), signal);
   }
 
   peekVersions(t: Target): Settled<string[]> | undefined {
     return this.peek(`v:${t.key}`);
   }
 
-  discovery(host: string): Promise<DiscoveryInfo> {
-    return this.get(`d:${host}`, () => this.backend.discover(host));
+  discovery(host: string, signal?: AbortSignal): Promise<DiscoveryInfo> {
+    return this.get(`d:${host}`, (s) => this.backend.discover(host, s), signal);
   }
 
   peekDiscovery(host: string): Settled<DiscoveryInfo> | undefined {
     return this.peek(`d:${host}`);
   }
 
-  location(addr: RegistryModuleSource, version: string): Promise<string> {
-    return this.get(`l:${addr.fullAddress}@${version}`, () => this.backend.downloadLocation(addr, version));
+  location(addr: RegistryModuleSource, version: string, signal?: AbortSignal): Promise<string> {
+    return this.get(`l:${addr.fullAddress}@${version}`, (s) => this.backend.downloadLocation(addr, version, s), signal);
   }
 
   peekLocation(addr: RegistryModuleSource, version: string): Settled<string> | undefined {
     return this.peek(`l:${addr.fullAddress}@${version}`);
   }
+}
+
+/** A request's cancellation token, as the language server's and VS Code's both are. */
+export interface CancelToken {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): unknown;
+}
+
+/** An AbortSignal that follows a request's cancellation token (undefined without one). */
+export function signalOf(token?: CancelToken): AbortSignal | undefined {
+  if (!token) return undefined;
+  const ac = new AbortController();
+  if (token.isCancellationRequested) ac.abort();
+  else token.onCancellationRequested(() => ac.abort());
+  return ac.signal;
 }
 
 /** Resolve a promise, or undefined after `ms` (hovers must not hang on a slow registry). */

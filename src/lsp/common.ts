@@ -36,13 +36,7 @@ export function uriToPath(uri: string): string {
 }
 
 /** An AbortSignal that follows a request's cancellation ($/cancelRequest). */
-export function signalOf(token?: CancellationToken): AbortSignal | undefined {
-  if (!token) return undefined;
-  const ac = new AbortController();
-  if (token.isCancellationRequested) ac.abort();
-  else token.onCancellationRequested(() => ac.abort());
-  return ac.signal;
-}
+export { signalOf } from '../features/lookup';
 
 export function within0<T>(p: Promise<T>, ms: number, token?: CancellationToken): Promise<{ value: T } | { error: unknown } | undefined> {
   if (!token) return within(p, ms);

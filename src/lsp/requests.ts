@@ -34,12 +34,13 @@ export async function completion(s: TofuRegistryServer, uri: string, position: P
   const pos = s.fromClientPosition(doc, position);
   const { parsed, refs } = s.cache.refs(s.snapshot(doc));
   const budget = REQUEST_BUDGET_MS;
+  const signal = signalOf(token); // $/cancelRequest aborts the registry requests this completion started
   const reg = await within0(registryCompletions(s, { text: parsed.text, refs }, doc.offsetAt(pos), pos.line,
-    () => s.known.get(openSources(s)), budget), budget + 50, token);
+    () => s.known.get(openSources(s)), budget, signal), budget + 50, token);
   if (token?.isCancellationRequested) return null;
   if (reg && 'value' in reg && reg.value) return { isIncomplete: reg.value.isIncomplete, items: reg.value.items.map((c) => toCompletionItem(s, doc, c)) };
   if (!reg) return { isIncomplete: true, items: [] }; // the source scan is slow: the next keystroke asks again
-  const typed = await within0(s.types.complete(s.cache.parse(s.snapshot(doc)), pos, budget, signalOf(token)), budget + 50, token);
+  const typed = await within0(s.types.complete(s.cache.parse(s.snapshot(doc)), pos, budget, signal), budget + 50, token);
   if (typed && 'value' in typed && typed.value) return { isIncomplete: false, items: typed.value.map((c) => toCompletionItem(s, doc, c)) };
   return typed ? null : { isIncomplete: true, items: [] };
 }
@@ -59,17 +60,18 @@ export async function hover(s: TofuRegistryServer, uri: string, position: Positi
   const offset = doc.offsetAt(pos);
   const file = uriToPath(uri);
   const budget = REQUEST_BUDGET_MS;
+  const signal = signalOf(token);
   let h: FeatureHover | undefined;
   if (isLockFileName(file)) {
     const r = await within0(s.lock.hover(file, doc.getText(), offset), budget, token);
     h = r && 'value' in r ? r.value : undefined;
   } else {
     const refs = s.cache.refs(s.snapshot(doc)).refs;
-    const r = await within0(registryHover(s, refs, offset, budget), budget, token);
+    const r = await within0(registryHover(s, refs, offset, budget, signal), budget, token);
     // Past the budget: what the lookups know now (the slow ones go on, for the next hover).
-    h = r && 'value' in r ? r.value : token?.isCancellationRequested ? undefined : await registryHover(s, refs, offset, 0);
+    h = r && 'value' in r ? r.value : token?.isCancellationRequested ? undefined : await registryHover(s, refs, offset, 0, signal);
     if (!h && !token?.isCancellationRequested) {
-      const t = await within0(s.types.hover(s.cache.parse(s.snapshot(doc)), pos, budget, signalOf(token)), budget, token);
+      const t = await within0(s.types.hover(s.cache.parse(s.snapshot(doc)), pos, budget, signal), budget, token);
       h = t && 'value' in t ? t.value : undefined;
     }
   }
@@ -89,7 +91,7 @@ export async function codeActions(s: TofuRegistryServer, uri: string, range: Ran
   const out: CodeAction[] = [];
   if (isOurFileName(file)) {
     const start = s.fromClientPosition(doc, range.start);
-    const found = await within0(quickFixesAt(s, s.cache.refs(s.snapshot(doc)).refs, doc.offsetAt(start), ours.length > 0, REQUEST_BUDGET_MS), REQUEST_BUDGET_MS + 50, token);
+    const found = await within0(quickFixesAt(s, s.cache.refs(s.snapshot(doc)).refs, doc.offsetAt(start), ours.length > 0, REQUEST_BUDGET_MS, signalOf(token)), REQUEST_BUDGET_MS + 50, token);
     const fixes = found && 'value' in found ? found.value : undefined;
     for (const fix of fixes?.fixes ?? []) {
       const target = s.toClientRange(doc, fixDiagnosticRange(fix, fixes!.ref));

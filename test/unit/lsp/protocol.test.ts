@@ -155,6 +155,39 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
     }
   });
 
+  it('$/cancelRequest on a completion aborts its version-list request at the registry', async () => {
+    // Diagnostics off: the completion is the only one waiting for the version list (a diagnostic
+    // waiting on the same request would rightly keep it going).
+    const { s, dir } = await session({ settings: { diagnostics: { enabled: false } } });
+    const held: Array<{ closed: Promise<number> }> = [];
+    reg.server.route('/v1/modules/acme/cancelled/', (_req, res) => {
+      held.push({ closed: new Promise((resolve) => res.once('close', () => { if (!res.writableFinished) resolve(Date.now()); })) });
+    });
+    try {
+      const text = `module "c" {\n  source  = "${reg.host}/acme/cancelled/aws"\n  version = ""\n}\n`;
+      const uri = open(s, dir, 'cancel.tf', text);
+      const { CancellationTokenSource } = await import('vscode-languageserver-protocol/node');
+      const cts = new CancellationTokenSource();
+      const req = s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'version = "', 11) }, cts.token);
+      const sent = Date.now();
+      while (!held.length && Date.now() - sent < 900) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(held.length, 1, 'the version-list request reached the registry within the request budget');
+      const t0 = Date.now();
+      cts.cancel();
+      await req.catch(() => null);
+      assert.ok(Date.now() - t0 < 800, `answered ${Date.now() - t0} ms after the cancel (budget 1000 ms)`);
+      const closedAt = await Promise.race([held[0].closed, new Promise<'open'>((r) => setTimeout(() => r('open'), 5000))]);
+      assert.notEqual(closedAt, 'open', 'the registry must see the request closed (request timeout 15 s)');
+      assert.ok((closedAt as number) - t0 < 2000, `closed ${(closedAt as number) - t0} ms after the cancel`);
+      // The cancelled lookup is not remembered as a failure: the next completion asks again (and
+      // answers empty and incomplete at the budget while the registry still hangs).
+      const list = await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'version = "', 11) }) as CompletionList;
+      assert.deepEqual([list.isIncomplete, list.items.length, held.length], [true, 0, 2]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers pulled diagnostics when the client pulls, and runs a command with $/progress', async () => {
     const { s, init, dir } = await session({ pull: true });
     try {
