@@ -92,6 +92,14 @@ export class RegistryLookup {
     for (const fn of this.listeners) fn();
   }
 
+  /**
+   * Any other lookup under its own key (the oci:// features keep tag lists and resolved manifests
+   * here): remembered, single-flight, and settling wakes the same listeners.
+   */
+  remember<T>(key: string, run: () => Promise<T>): Promise<T> {
+    return this.get(key, run);
+  }
+
   versions(t: Target): Promise<string[]> {
     return this.get(`v:${t.key}`, () => t.kind === 'module'
       ? this.backend.moduleVersions(t.addr) : this.backend.providerVersions(t.addr));
