@@ -21,6 +21,10 @@ import { registryCompletions } from '../../../src/features/completion';
 import { registryDiagnostics } from '../../../src/features/diagnostics';
 import { registryHover } from '../../../src/features/hover';
 import { quickFixesAt } from '../../../src/features/fixes';
+import { directoryDependencies } from '../../../src/engine/deps/graph';
+import { applyEdits } from '../../../src/engine/deps/rewrite';
+import { planUpgradeToNewest } from '../../../src/engine/deps/upgrade';
+import { depNode } from '../../../src/features/depsTree';
 import { DEFAULT_USERS, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { removeTempDir, tempDir } from '../../support/temp';
 
@@ -210,5 +214,30 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     const newest = doc(`oci://${reg.host}/mods/net?tag=1.2.0`);
     const f2 = await quickFixesAt(ctx, newest.refs, offsetIn(newest.text, 'mods/'), false);
     assert.deepEqual(f2!.fixes.map((f) => f.kind), ['pin-digest']);
+  });
+
+  test('dependency view: oci:// calls with their tag or digest, the newest version-like tag and the OCI status; Upgrade to newest rewrites the tag', async () => {
+    const ctx = context();
+    const dir = join(ws, 'deps');
+    mkdirSync(dir, { recursive: true });
+    const v1 = await ctx.engine.oci.headManifest({ registry: reg.host, repository: 'mods/net' }, '1.0.0');
+    const text = `module "old" {\n  source = "oci://${reg.host}/mods/net?tag=1.0.0" # keep\n}\n\nmodule "cur" {\n  source = "oci://${reg.host}/mods/net?tag=1.2.0"\n}\n\n` +
+      `module "pin" {\n  source = "oci://${reg.host}/mods/net?digest=${v1!.digest}"\n}\n\nmodule "gone" {\n  source = "oci://${reg.host}/mods/net?tag=0.1.0"\n}\n`;
+    writeFileSync(join(dir, 'main.tf'), text);
+    const deps = (await directoryDependencies(dir, { engine: ctx.engine })).modules;
+    const node = (name: string) => depNode(deps.find((d) => d.name === name)!) as Extract<ReturnType<typeof depNode>, { kind: 'dep' }>;
+    assert.equal(node('old').description, 'tag 1.0.0 · newest 1.2.0 · update available');
+    assert.equal(node('old').contextValue, 'dep.module.outdated.declared', 'offers Upgrade to newest');
+    assert.equal(node('cur').description, 'tag 1.2.0 · up to date');
+    assert.equal(node('pin').description, `digest ${v1!.digest.slice(0, 15)}… · newest 1.2.0 · pinned`);
+    assert.equal(node('pin').icon.id, 'pinned');
+    assert.equal(node('gone').description, 'tag 0.1.0 · newest 1.2.0 · not found');
+    assert.match(node('old').tooltip, /^\*\*module old\*\*: update available\n/);
+    assert.match(node('pin').tooltip, /digest: `sha256:/);
+
+    const plan = planUpgradeToNewest(deps.find((d) => d.name === 'old')!, text, join(dir, 'main.tf'));
+    assert.ok(plan.edit, plan.message);
+    assert.equal(applyEdits(text, [plan.edit]), text.replace('mods/net?tag=1.0.0" # keep', 'mods/net?tag=1.2.0" # keep'));
+    assert.match(planUpgradeToNewest(deps.find((d) => d.name === 'pin')!, text, join(dir, 'main.tf')).message ?? '', /pinned to a digest/);
   });
 });
