@@ -25,6 +25,7 @@ import { directoryDependencies } from '../../../src/engine/deps/graph';
 import { applyEdits } from '../../../src/engine/deps/rewrite';
 import { planUpgradeToNewest } from '../../../src/engine/deps/upgrade';
 import { depNode } from '../../../src/features/depsTree';
+import { ModuleTypes } from '../../../src/features/moduleTypes';
 import { DEFAULT_USERS, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { removeTempDir, tempDir } from '../../support/temp';
 
@@ -70,7 +71,7 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     reg = await startOciRegistry({ auth: 'basic' });
     ws = tempDir('oci-editor-');
     mkdirSync(join(ws, 'module'), { recursive: true });
-    writeFileSync(join(ws, 'module/main.tf'), 'variable "name" {\n  type = string\n}\n');
+    writeFileSync(join(ws, 'module/main.tf'), 'variable "name" {\n  type = string\n}\n\noutput "id" {\n  value = var.name\n}\n');
     const ctx = context();
     const annotations = { [`${ANN}created`]: '2026-11-26T00:00:00Z', [`${ANN}source`]: 'https://git.example.com/net', [`${ANN}revision`]: 'abc123' };
     const target = `oci://${reg.host}/mods/net`;
@@ -239,5 +240,24 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     assert.ok(plan.edit, plan.message);
     assert.equal(applyEdits(text, [plan.edit]), text.replace('mods/net?tag=1.0.0" # keep', 'mods/net?tag=1.2.0" # keep'));
     assert.match(planUpgradeToNewest(deps.find((d) => d.name === 'pin')!, text, join(dir, 'main.tf')).message ?? '', /pinned to a digest/);
+  });
+
+  test('inputs and outputs of an oci:// module: type diagnostics, input completion, module.NAME. outputs (the package fetched once)', async () => {
+    const ctx = context();
+    const types = new ModuleTypes(ctx);
+    const fsPath = join(ws, 'types', 'main.tf');
+    const call = `module "net" {\n  source = "oci://${reg.host}/mods/net?tag=1.2.0"\n  name   = ["not", "a", "string"]\n  \n}\n`;
+    const parsed = (text: string) => ({ key: fsPath, version: 1, fsPath, text, file: parseConfig(text, fsPath) });
+    const doc = parsed(call);
+    const text = call;
+    reg.resetLog();
+    const diags = await types.check(doc);
+    assert.equal(diags.length, 1, `diagnostics: ${JSON.stringify(diags)}`);
+    assert.equal(text.slice(diags[0].range.start.offset, diags[0].range.end.offset), '["not", "a", "string"]');
+    const inputs = await types.complete(parsed(call.replace('  name   = ["not", "a", "string"]\n', '')), { line: 2, character: 2 });
+    assert.ok(inputs?.some((i) => i.label === 'name'), `inputs: ${JSON.stringify(inputs?.map((i) => i.label))}`);
+    const outputs = await types.complete(parsed(`${call}\noutput "x" {\n  value = module.net.\n}\n`), { line: 7, character: '  value = module.net.'.length });
+    assert.deepEqual(outputs?.map((i) => i.label), ['id']);
+    assert.equal(reg.count('GET', '/blobs/'), 1, 'the package zip fetched once, by its digest');
   });
 });
