@@ -105,4 +105,23 @@ describe('oci:// module sources (real extension host, OCI registry with TLS and 
     assert.ok(await vscode.workspace.applyEdit(pin.edit!));
     assert.equal(doc.getText(), `module "net" {\n  source = "oci://${H}/mods/net?digest=${newest.manifestDigest}"\n}\n`);
   });
+
+  it('"Publish module to an OCI registry…" publishes a folder (twice: same digests, nothing uploaded) and refuses to move a released tag', async () => {
+    const dir = path.join(tmp, 'to-publish');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'main.tf'), 'variable "zone" {}\n');
+    const target = `oci://${H}/mods/published`;
+    const first = await vscode.commands.executeCommand<PublishResult>('tofuRegistry.publishModule', { dir, target, tags: ['1.0.0'] });
+    assert.ok(first);
+    assert.equal(first.sources.tag, `${target}?tag=1.0.0`);
+    assert.equal(first.sources.digest, `${target}?digest=${first.manifestDigest}`);
+    assert.equal(first.uploaded, 2);
+    const again = await vscode.commands.executeCommand<PublishResult>('tofuRegistry.publishModule', { dir, target, tags: ['1.0.0'] });
+    assert.deepEqual([again?.manifestDigest, again?.uploaded], [first.manifestDigest, 0]);
+    fs.writeFileSync(path.join(dir, 'main.tf'), 'variable "zone" {}\nvariable "size" {}\n');
+    const moved = await vscode.commands.executeCommand<PublishResult | undefined>('tofuRegistry.publishModule', { dir, target, tags: ['1.0.0'] });
+    assert.equal(moved, undefined, 'a released tag is not moved without force');
+    const head = await engine.oci.headManifest({ registry: H, repository: 'mods/published' }, '1.0.0');
+    assert.equal(head?.digest, first.manifestDigest);
+  });
 });
