@@ -112,6 +112,8 @@ export function ociDiagnostics(ctx: FeatureContext, modules: readonly ModuleRef[
     const problem = ociSourceProblem(ref, src);
     if (problem) { out.diagnostics.push(problem); continue; }
     if (!networkAllowed) continue;
+    // The tag list too: the "Update tag to newest" CodeLens and fix need it (one request per repository).
+    if (src.tag !== undefined && !peekOciTags(ctx.lookup, src)) ociTags(ctx, src).catch(() => { /* shown where it is used */ });
     const s = peekOciResolved(ctx.lookup, src);
     if (!s) { ociResolved(ctx, src).catch(() => { /* reported when it settles */ }); continue; }
     const range = ref.source.range;
