@@ -5,7 +5,7 @@ import { RegistryError } from '../engine/net/errors';
 import { parseVersion, tryParseConstraint, VersionRules } from '../engine/versions';
 import { select } from './select';
 import { describeError } from './hover';
-import type { Settled } from './lookup';
+import { NETWORK_CODES, Settled } from './lookup';
 import type { DocRefs, Ref } from './refs';
 import { Target, targetOf } from './target';
 import type { FeatureContext } from './context';
@@ -34,9 +34,6 @@ export interface DiagnosticsResult {
   /** Failures of the network itself (offline, timeout, TLS): shown once per host, not as diagnostics. */
   network: NetworkProblem[];
 }
-
-const NETWORK_CODES = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
-  'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
 
 const PUBLIC_REGISTRIES = new Set(['registry.opentofu.org', 'registry.terraform.io']);
 

@@ -30,6 +30,10 @@ export interface RegistryBackend {
   downloadLocation(addr: RegistryModuleSource, version: string): Promise<string>;
 }
 
+/** Error codes that are failures of the network itself, not of what was asked. */
+export const NETWORK_CODES: ReadonlySet<string> = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
+  'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
+
 export type Settled<T> =
   | { state: 'pending'; promise: Promise<T> }
   | { state: 'ok'; value: T; at: number }

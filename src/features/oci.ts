@@ -9,7 +9,7 @@ import { OciModuleSource, parseOciModuleSource, withOciSelector } from '../engin
 import { listOciTags, newestOciTag, ociTagOrder, OciTagList, resolveOciModule, ResolvedOciModule } from '../engine/ocimodule/registry';
 import { RegistryError } from '../engine/net/errors';
 import type { FeatureContext } from './context';
-import type { RegistryLookup, Settled } from './lookup';
+import { NETWORK_CODES, RegistryLookup, Settled } from './lookup';
 import type { ModuleRef, Ref, ValueRef } from './refs';
 
 const parsed = new Map<string, OciModuleSource | null>();
@@ -64,10 +64,9 @@ function at(base: Position, delta: number): Position {
  * The document range of source offsets [start, end) (OciSourceArgument offsets), when the literal
  * is written on one line without escapes (the text is the value); else the whole string.
  */
-export function sourceSpan(v: ValueRef, text: string | undefined, start: number, end: number): Range {
+export function sourceSpan(v: ValueRef, start: number, end: number): Range {
   const c = v.contentRange;
-  if (!c || v.value === null || c.start.line !== c.end.line || c.end.offset - c.start.offset !== v.value.length ||
-    (text !== undefined && text.slice(c.start.offset, c.end.offset) !== v.value)) return v.range;
+  if (!c || v.value === null || c.start.line !== c.end.line || c.end.offset - c.start.offset !== v.value.length) return v.range;
   return { start: at(c.start, start), end: at(c.start, end) };
 }
 
@@ -86,7 +85,7 @@ export function ociSourceProblem(ref: ModuleRef, src: OciModuleSource): OciDiagn
   const named = src.error.argument ? src.args.filter((a) => a.name === src.error!.argument) : [];
   // A repeated argument or tag-and-digest: the later argument is the one to remove.
   const arg = named[named.length - 1];
-  const range = arg ? sourceSpan(ref.source, undefined, arg.start, arg.end) : ref.source.contentRange ?? ref.source.range;
+  const range = arg ? sourceSpan(ref.source, arg.start, arg.end) : ref.source.contentRange ?? ref.source.range;
   return { range, severity: 'error', code: 'invalid-source', message: `Invalid oci:// module source: ${src.error.message}` };
 }
 
@@ -95,9 +94,6 @@ export interface OciDiagnosticsResult {
   /** Failures of the network itself (offline, timeout, TLS): reported once per host, not as diagnostics. */
   network: Array<{ host: string; message: string }>;
 }
-
-const NETWORK_CODES = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
-  'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
 
 /**
  * Diagnostics for a document's oci:// module calls: tofu's refusals always; with the network
@@ -130,7 +126,7 @@ export function ociDiagnostics(ctx: FeatureContext, modules: readonly ModuleRef[
       out.diagnostics.push({ range, severity: 'error', code: 'not-found', message: notFoundMessage(ctx, src, err) });
     } else if (err instanceof RegistryError && (err.code === 'unauthorized' || err.code === 'forbidden')) {
       out.diagnostics.push({ range, severity: 'error', code: 'auth', message: err.message });
-    } else if (err instanceof RegistryError && (NETWORK_CODES.has(err.code) || err.code === 'network')) {
+    } else if (err instanceof RegistryError && NETWORK_CODES.has(err.code)) {
       out.network.push({ host: err.host ?? src.registry, message: err.message });
     } else {
       out.network.push({ host: src.registry, message: err instanceof Error ? err.message : String(err) });
