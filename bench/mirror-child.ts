@@ -1,9 +1,11 @@
-// Child process of the mirror benchmark: mirrors one configuration and reports its own peak RSS
-// (process.resourceUsage().maxRSS, KiB) so the parent's memory does not count.
+// Child process of the mirror benchmarks: mirrors one configuration (into OUT, or with `template`
+// into that OCI registry) and reports its own peak RSS (process.resourceUsage().maxRSS, KiB) so the
+// parent's memory does not count.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../src/engine/engine';
 import { mirrorProviders } from '../src/engine/mirror';
+import { mirrorToOci } from '../src/engine/ocimirror';
 
 /** A configuration directory requiring every given source (any version). */
 export function writeConfigDir(dir: string, sources: string[]): string {
@@ -14,8 +16,15 @@ export function writeConfigDir(dir: string, sources: string[]): string {
 }
 
 async function child(): Promise<void> {
-  const args = JSON.parse(process.argv[2]) as { ca: string; dir: string; out: string; platforms: string[]; home: string };
-  const engine = new Engine({ env: { HOME: args.home }, caFiles: [args.ca], timeoutMs: 60_000 });
+  const args = JSON.parse(process.argv[2]) as { ca: string | string[]; dir: string; out: string; platforms: string[]; home: string; template?: string };
+  const engine = new Engine({ env: { HOME: args.home }, caFiles: ([] as string[]).concat(args.ca), timeoutMs: 60_000 });
+  if (args.template) {
+    const o = await mirrorToOci({ engine, dirs: [args.dir], template: args.template, platforms: args.platforms, concurrency: 8 });
+    await engine.dispose();
+    if (o.failed.length) { process.stdout.write(JSON.stringify({ failed: o.failed })); process.exitCode = 1; return; }
+    process.stdout.write(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, mirrored: o.pushed.length, bytes: o.bytesDownloaded }));
+    return;
+  }
   const r = await mirrorProviders({ engine, dirs: [args.dir], out: args.out, platforms: args.platforms, concurrency: 8 });
   await engine.dispose();
   if (r.failed.length) {

@@ -18,12 +18,15 @@ commands:
                                                     it shown as *** unless --show-secrets); for
                                                     oci://HOST/REPO?tag=T (no --version) the manifest
                                                     and package digests tofu init would download
-  mirror [--platform os_arch]... [--out DIR] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
-                                                    build or update a provider network mirror
+  mirror [--platform os_arch]... [--out DIR | --oci TEMPLATE] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
+                                                    build or update a provider network mirror; with
+                                                    --oci, push the same providers, verified, into an
+                                                    OCI registry (TEMPLATE: OpenTofu's repository_template,
+                                                    e.g. registry.example.com/tofu/\${namespace}/\${type})
   mirror-modules [--out DIR] [--all-matching] [--base-url URL] [--concurrency N] [--max-modules N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a static module registry (modules.v1)
   hash [--json] ZIP...                              h1: and zh: hashes of provider packages
-  lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N] [--max-modules N] [--json] [DIR...]
+  lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR | --oci-mirror TEMPLATE] [--concurrency N] [--max-modules N] [--json] [DIR...]
                                                     write .terraform.lock.hcl for every platform, as tofu providers lock
   types check [--json] [--offline] DIR              type constraints and module inputs
   types convert --type T --value V [--json]         convert one literal value to a type

@@ -1,10 +1,11 @@
 // tofu-registry lock: `.terraform.lock.hcl` for every platform of the team, as `tofu providers lock`
 // writes it, for one or more configuration directories (the front end of src/engine/lockfile).
-//   lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR] [--concurrency N]
+//   lock [--platform os_arch]... [--upgrade] [--net-mirror URL | --fs-mirror DIR | --oci-mirror TEMPLATE] [--concurrency N]
 //        [--json] [--ca-file PEM] [--timeout S] [--cache-dir DIR | --no-cache] [DIR...]
 //   --json → {"lockFiles":[{"dir","path","changed","providers":[{"provider","version","constraints","hashes","platforms"}]}],
 //             "failed":[{"dir","provider","version","platform","step","message"}]}; exit 1 when anything failed.
 // Progress (one line per package, and per lock file) goes to stderr.
+import { parseRepositoryTemplate } from '../engine/oci/template';
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliIO, concurrencyOption, flag, moduleLimitsOption, withInterrupt, parseArgs, platformsOption, printJson, reportFailure, UsageError, value } from './common';
@@ -16,7 +17,7 @@ import { currentPlatform } from '../engine/providerpkg/platform';
 export async function runLock(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, {
     booleans: ['json', 'upgrade', 'no-cache'],
-    values: ['platform', 'net-mirror', 'fs-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-modules'],
+    values: ['platform', 'net-mirror', 'fs-mirror', 'oci-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-modules'],
   });
   const moduleLimits = moduleLimitsOption(parsed);
   const json = flag(parsed, 'json');
@@ -24,7 +25,9 @@ export async function runLock(args: string[], io: CliIO): Promise<number> {
   const concurrency = concurrencyOption(parsed);
   const netMirror = value(parsed, 'net-mirror');
   const fsMirror = value(parsed, 'fs-mirror');
-  if (netMirror !== undefined && fsMirror !== undefined) throw new UsageError('--net-mirror and --fs-mirror exclude each other');
+  const ociMirror = value(parsed, 'oci-mirror');
+  const given = [['--net-mirror', netMirror], ['--fs-mirror', fsMirror], ['--oci-mirror', ociMirror]].filter(([, v]) => v !== undefined).map(([n]) => n);
+  if (given.length > 1) throw new UsageError(`${given.join(' and ')} exclude each other`);
   let source: LockSource = { kind: 'registry' };
   if (netMirror !== undefined) {
     let u: URL | undefined;
@@ -35,6 +38,14 @@ export async function runLock(args: string[], io: CliIO): Promise<number> {
   if (fsMirror !== undefined) {
     if (!fsMirror) throw new UsageError('--fs-mirror needs a directory');
     source = { kind: 'fs-mirror', dir: resolve(io.cwd, fsMirror) };
+  }
+  if (ociMirror !== undefined) {
+    try {
+      parseRepositoryTemplate(ociMirror);
+    } catch (err) {
+      throw new UsageError(`--oci-mirror: ${(err as Error).message}`);
+    }
+    source = { kind: 'oci-mirror', template: ociMirror };
   }
   // Each DIR is a root module (its child modules are read through it, never locked on their own).
   const dirs = [...new Set((parsed.positionals.length ? parsed.positionals : ['.']).map((d) => resolve(io.cwd, d)))];

@@ -5,15 +5,23 @@
 //               "failed":[{"provider","version","platform","step","message"}]}; exit 1 when anything failed.
 //     --max-dirs N: configuration directories collected under each DIR (default 50,000); a walk cut
 //       short is a warning on stderr and in "warnings" (only present then), and exit 1.
+//   mirror --oci TEMPLATE [--platform os_arch]... [--from-mirror URL] [--concurrency N] [--json] [DIR...]
+//     the same providers and versions, verified the same way, pushed into the OCI registry TEMPLATE
+//     (OpenTofu's repository_template) names, in OpenTofu's layout (src/engine/ocimirror);
+//     --json → {"repositoryTemplate","pushed":[{"provider","version","platform","repository","tag","digest"}],
+//               "upToDate":[…same fields…],"failed":[{"provider","version","platform","step","message"}]}
+//     (digest: the platform manifest's); exit 1 when anything failed, 2 on usage errors; prints the
+//     provider_installation block that makes tofu init use it.
 //   hash [--json] ZIP...
 //     one line per file `h1:… zh:… PATH`; --json → [{"path","h1","zh"}]
 import { resolve } from 'node:path';
-import { CliIO, concurrencyOption, flag, maxDirsOption, parseArgs, ParsedArgs, platformsOption, printJson, printWarnings, reportFailure, UsageError, value, withInterrupt } from './common';
+import { CliIO, concurrencyOption, flag, isUsageError, maxDirsOption, parseArgs, ParsedArgs, platformsOption, printJson, printWarnings, reportFailure, UsageError, value, withInterrupt } from './common';
 import { makeEngine } from './registry';
 import { hashPackage } from '../engine/providerpkg/hash';
 import { failureDetail, MirrorFailure, mirrorProviders, scanConfigDirs } from '../engine/mirror';
 import { defaultPlatforms } from '../engine/providerpkg/platform';
 import type { ConfigDirScan } from '../engine/mirror';
+import { mirrorToOci, parseRepositoryTemplate, TemplateError } from '../engine/ocimirror';
 
 export async function runHash(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json'] });
@@ -34,7 +42,8 @@ export async function runHash(args: string[], io: CliIO): Promise<number> {
 }
 
 export async function runMirror(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-dirs'] });
+  const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['platform', 'out', 'from-mirror', 'concurrency', 'ca-file', 'cache-dir', 'timeout', 'max-dirs', 'oci'] });
+  if (value(parsed, 'oci') !== undefined) return runOciMirror(parsed, io);
   const json = flag(parsed, 'json');
   const platforms = platformsOption(parsed);
   const { concurrency, out, dirs, scan } = await mirrorTargets(parsed, io);
@@ -73,6 +82,58 @@ export async function runMirror(args: string[], io: CliIO): Promise<number> {
     }
     return report.failed.length || scan.truncated ? 1 : 0;
   } catch (err) {
+    return reportFailure(io, err, json);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+async function runOciMirror(parsed: ParsedArgs, io: CliIO): Promise<number> {
+  const json = flag(parsed, 'json');
+  const template = value(parsed, 'oci')!;
+  if (value(parsed, 'out') !== undefined) throw new UsageError('--out and --oci exclude each other (--oci pushes into the registry the template names)');
+  try {
+    parseRepositoryTemplate(template);
+  } catch (err) {
+    throw new UsageError(`--oci: ${(err as Error).message}`);
+  }
+  const platforms = platformsOption(parsed);
+  const { concurrency, dirs, scan } = await mirrorTargets(parsed, io);
+  const engine = makeEngine(parsed, io);
+  try {
+    const report = await withInterrupt((signal) => mirrorToOci({
+      engine, dirs, template, fromMirror: value(parsed, 'from-mirror'), concurrency, signal,
+      platforms: platforms.length ? platforms : defaultPlatforms(),
+      onProgress: json ? undefined : (e) => {
+        if (e.kind === 'failed') for (const name of failureNames(e.failures)) io.stderr(`${'failed'.padEnd(10)} ${name} (reason below)\n`);
+        if (e.kind !== 'done') return;
+        const t = e.target;
+        const outcome = e.outcome === 'mirrored' ? 'pushed' : e.outcome;
+        io.stderr(`${outcome.padEnd(10)} ${t.provider} ${t.version} ${t.platform}${e.outcome === 'failed' ? ' (reason below)' : ''}\n`);
+      },
+    })).catch((err: unknown) => {
+      if (err instanceof TemplateError) throw new UsageError(`--oci: ${err.message}`);
+      throw err;
+    });
+    if (json) {
+      printJson(io, {
+        repositoryTemplate: report.repositoryTemplate,
+        pushed: report.pushed,
+        upToDate: report.upToDate,
+        failed: report.failed,
+        ...(scan.warnings.length ? { warnings: scan.warnings } : {}),
+      });
+    } else {
+      for (const n of report.notes) io.stdout(`note: ${n}\n`);
+      io.stdout(`${report.repositoryTemplate}: ${report.pushed.length} pushed, ${report.upToDate.length} up to date, ${report.failed.length} failed\n`);
+      for (const line of failureLines(report.failed)) io.stdout(`FAILED ${line}\n`);
+      if (report.pushed.length || report.upToDate.length) {
+        io.stdout(`\nFor tofu init to install these providers from the registry, add to the CLI configuration (~/.tofurc):\n\n${report.providerInstallation}`);
+      }
+    }
+    return report.failed.length || scan.truncated ? 1 : 0;
+  } catch (err) {
+    if (isUsageError(err)) throw err;
     return reportFailure(io, err, json);
   } finally {
     await engine.dispose();

@@ -14,7 +14,7 @@ import { isDownloadLocation, isModuleVersionList, isProviderVersionList } from '
 import { proxySettings } from './net/dispatcher';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
-import { OciClient, OciCredentials } from './oci';
+import { OciClient, OciCredentials, parseRepositoryTemplate } from './oci';
 import { redactUrls } from './net/http-errors';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
@@ -208,9 +208,13 @@ export class Engine {
     // The key covers the methods, so an edited configuration never reads an old disk entry, and the
     // hosts asked (mirrors and the origin registry).
     const mirrorHosts = inst.methods.filter((m) => m.kind === 'network_mirror').map((m) => hostOf(m.location));
-    const key = `installation:${createHash('sha256').update(JSON.stringify(inst)).digest('hex').slice(0, 16)}:${p.address}|${this.answerContext([p.host, ...mirrorHosts])}`;
+    // an OCI mirror's answer depends on the credentials chosen for its repository (never the secret)
+    const ociSources = inst.methods.filter((m) => m.kind === 'oci_mirror').map((m) => {
+      try { return this.ociCredentials.sourceKey(parseRepositoryTemplate(m.location).render(p)); } catch { return 'invalid'; }
+    });
+    const key = `installation:${createHash('sha256').update(JSON.stringify([inst, ociSources])).digest('hex').slice(0, 16)}:${p.address}|${this.answerContext([p.host, ...mirrorHosts])}`;
     const { value, cached } = await this.providerVersions.get(key, () => listViaInstallationMethods(inst.methods, inst.file, p, {
-      http: this.http, timeoutMs: this.options.timeoutMs, log: this.options.log,
+      http: this.http, oci: this.oci, timeoutMs: this.options.timeoutMs, log: this.options.log,
       direct: (q) => this.listOriginProviderVersions(q),
     }));
     return { ...value, cached };

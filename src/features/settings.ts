@@ -28,6 +28,8 @@ export interface FeatureSettings {
   mirrorConcurrency: number;
   /** tofuRegistry.maxConfigDirs (undefined: the engine's default). */
   maxConfigDirs?: number;
+  /** tofuRegistry.oci.providerRepositoryTemplate: where "mirror to an OCI registry" pushes ('' = ask / none). */
+  ociProviderRepositoryTemplate: string;
   /** No network request at all (the language server's `offline`; the extension: an untrusted workspace). */
   offline: boolean;
 }
@@ -63,6 +65,7 @@ export function settingsFrom(read: SettingReader, http: { proxy?: unknown; noPro
     mirrorPlatforms: platformsSetting(read('mirror.platforms')),
     mirrorConcurrency: Math.min(64, Math.max(1, Math.floor(num(read('mirror.concurrency')) ?? 8))),
     maxConfigDirs: max !== undefined && max >= 1 ? Math.floor(max) : undefined,
+    ociProviderRepositoryTemplate: str(read('oci.providerRepositoryTemplate')),
     offline: bool(read('offline'), false),
   };
 }

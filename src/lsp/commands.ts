@@ -4,6 +4,7 @@ import { CancellationToken, WorkDoneProgressReporter } from 'vscode-languageserv
 import { lockProviders } from '../engine/lockfile';
 import { mirrorProviders } from '../engine/mirror';
 import { mirrorModules } from '../engine/modmirror';
+import { mirrorToOci } from '../engine/ocimirror';
 import { buildDependencyGraph, rootConfigDirs } from '../engine/deps';
 import type { Fix } from '../features/fixes';
 import type { LockFixArgs } from '../features/lockStatus';
@@ -24,7 +25,7 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
     return (await s.connection.workspace.applyEdit({ label: fix.title, edit: fixEdit(s, doc, fix) })).applied;
   }
   if (!s.networkAllowed()) throw new Error(`${command} needs network access, which the offline setting turns off`);
-  const a = (args[0] && typeof args[0] === 'object' ? args[0] : {}) as LockFixArgs & { platforms?: string[]; out?: string; allMatching?: boolean; baseUrl?: string };
+  const a = (args[0] && typeof args[0] === 'object' ? args[0] : {}) as LockFixArgs & { platforms?: string[]; out?: string; oci?: string | boolean; allMatching?: boolean; baseUrl?: string };
   const ac = new AbortController();
   token.onCancellationRequested(() => ac.abort());
   progress.token?.onCancellationRequested(() => ac.abort()); // the progress's own cancel button
@@ -49,6 +50,21 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
       });
       for (const f of report.lockFiles) s.lock.lockFileChanged(f.dir);
       return report;
+    }
+    // mirror into an OCI registry: {"oci": TEMPLATE}, or {"oci": true} for tofuRegistry.oci.providerRepositoryTemplate
+    const ociTemplate = command === COMMANDS.mirror && a.oci ? (typeof a.oci === 'string' ? a.oci : s.current.ociProviderRepositoryTemplate) : undefined;
+    if (command === COMMANDS.mirror && a.oci) {
+      if (!ociTemplate) throw new Error(`${command}: no repository template (arguments [{"oci": "host/repo/\${namespace}/\${type}"}] or the oci.providerRepositoryTemplate setting)`);
+      if (a.out) throw new Error(`${command}: "out" and "oci" exclude each other`);
+      const scan = await scanFeatureDirs(dirs, s.current, s.log);
+      return await mirrorToOci({
+        engine: s.engine, dirs: scan.dirs, template: ociTemplate, concurrency: s.current.mirrorConcurrency, signal: ac.signal,
+        platforms: a.platforms?.length ? a.platforms : s.current.mirrorPlatforms,
+        onProgress: (e) => {
+          if (e.kind === 'planned') total = e.total;
+          if (e.kind === 'done') step(`${e.target.provider} ${e.target.version} ${e.target.platform}: ${e.outcome}`);
+        },
+      });
     }
     if (command === COMMANDS.mirror || command === COMMANDS.mirrorModules) {
       if (!a.out) throw new Error(`${command}: the output directory is required (arguments [{"dirs": [...], "out": "DIR"}])`);

@@ -255,14 +255,21 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     await waitFor('first diagnostics run', () => ourDiagnostics(doc.uri).length === 0 && api.diagnostics.runs > 0);
     await new Promise((r) => setTimeout(r, 400));
     const before = api.diagnostics.runs;
+    // A loaded machine can take longer than the debounce (150 ms in the test settings) between two
+    // edits; each such pause may rightly end in a run. So the bound counts the pauses seen.
+    const DEBOUNCE_MS = 150;
+    const at: number[] = [];
     for (let i = 0; i < 8; i++) {
       const e = new vscode.WorkspaceEdit();
       e.insert(doc.uri, new vscode.Position(4, 0), '#');
       await vscode.workspace.applyEdit(e);
+      at.push(Date.now());
     }
+    const pauses = at.slice(1).filter((t, i) => t - at[i] >= DEBOUNCE_MS - 20).length;
     await new Promise((r) => setTimeout(r, 900));
     const after = api.diagnostics.runs;
-    assert.ok(after - before >= 1 && after - before <= 3, `8 keystrokes → ${after - before} diagnostics runs`);
+    const allowed = Math.min(8, 1 + pauses + 2); // + 2: a run may start while the burst begins or ends
+    assert.ok(after - before >= 1 && after - before <= allowed, `8 keystrokes (${pauses} pauses ≥ debounce) → ${after - before} diagnostics runs, at most ${allowed}`);
     api.diagnostics.update(doc);
     assert.equal(api.diagnostics.runs, after, 'no recomputation when neither the document nor the registry changed');
   });

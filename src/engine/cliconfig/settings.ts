@@ -2,18 +2,20 @@
 // (internal/command/cliconfig in opentofu/opentofu):
 //   host "example.com" { services = { "modules.v1" = "https://…/" } }   → instead of discovery
 //   provider_installation { network_mirror { url = "…" include = […] exclude = […] }
-//                           filesystem_mirror { path = "…" … }  direct { … } }
+//                           filesystem_mirror { path = "…" … }  oci_mirror { repository_template = "…" … }
+//                           direct { … } }
 // read.ts reads the files; this file validates what they declare as OpenTofu does.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { tryNormalizeHostname } from '../addresses/hostname';
-import { ProviderPattern, parsePatterns } from './patterns';
+import { ProviderPattern, parsePatterns, WILDCARD } from './patterns';
+import { parseRepositoryTemplate } from '../oci/template';
 import { CliConfigDocument, CliConfigFile, parseCliConfig, readCliConfigFiles } from './read';
 
-export type InstallationMethodKind = 'direct' | 'network_mirror' | 'filesystem_mirror';
+export type InstallationMethodKind = 'direct' | 'network_mirror' | 'filesystem_mirror' | 'oci_mirror';
 
 export interface InstallationMethod {
   kind: InstallationMethodKind;
-  /** network_mirror: the base URL; filesystem_mirror: the absolute directory; direct: "". */
+  /** network_mirror: the base URL; filesystem_mirror: the absolute directory; oci_mirror: the repository_template; direct: "". */
   location: string;
   include: ProviderPattern[];
   exclude: ProviderPattern[];
@@ -76,6 +78,13 @@ function toMethod(raw: { kind: string; attrs: Record<string, unknown> }, file: s
     // taken relative to the CLI configuration file.
     return { kind: 'filesystem_mirror', location: isAbsolute(path) ? path : resolve(dirname(file), path), include, exclude };
   }
+  if (raw.kind === 'oci_mirror') {
+    const template = raw.attrs.repository_template;
+    if (typeof template !== 'string' || !template) { warn(`ignoring the ${where}: "repository_template" argument is required`); return undefined; }
+    const problem = ociTemplateProblem(template, include);
+    if (problem) { warn(`ignoring the ${where}: ${problem}`); return undefined; }
+    return { kind: 'oci_mirror', location: template, include, exclude };
+  }
   warn(raw.kind === 'dev_overrides' ? `ignoring the ${where}: development overrides do not change which versions a registry offers`
     : `ignoring the ${where}: tofu-registry does not support the "${raw.kind}" installation method`);
   return undefined;
@@ -105,4 +114,21 @@ export function cliSettingsFrom(files: CliConfigFile[], warn: Warn = () => {}): 
     }
   }
   return settings;
+}
+
+/**
+ * Why OpenTofu refuses an oci_mirror's repository_template, or undefined: it must give a valid
+ * repository address, and use ${hostname}, ${namespace} and ${type} unless the include patterns fix
+ * that part to exactly one value (cliconfig/provider_installation.go prepareOCIMirrorRepositoryMapping).
+ */
+function ociTemplateProblem(template: string, include: ProviderPattern[]): string | undefined {
+  let t;
+  try { t = parseRepositoryTemplate(template); } catch (err) { return (err as Error).message; }
+  const fixed = (f: (p: ProviderPattern) => string) => new Set(include.map(f).filter((v) => v !== WILDCARD)).size === 1;
+  const missing = [
+    !fixed((p) => p.host) && !t.symbols.has('hostname') ? '"hostname" (unless "include" selects exactly one registry hostname)' : '',
+    !fixed((p) => p.namespace) && !t.symbols.has('namespace') ? '"namespace" (unless "include" selects exactly one namespace)' : '',
+    !fixed((p) => p.type) && !t.symbols.has('type') ? '"type" (unless "include" selects exactly one provider)' : '',
+  ].filter(Boolean);
+  return missing.length ? `the repository template must refer to ${missing.join(' and ')}` : undefined;
 }

@@ -19,7 +19,7 @@ export interface PlatformHashes {
   /** Archive size in bytes (0 when unknown, e.g. an unpacked filesystem mirror). */
   size: number;
   /** How they were learned. */
-  via: 'download' | 'packages' | 'mirror' | 'fs-mirror';
+  via: 'download' | 'packages' | 'mirror' | 'fs-mirror' | 'oci-mirror';
 }
 
 /** A provider version's SHA256SUMS, as served, after its signature verified. */
@@ -40,7 +40,7 @@ export function isPlatformHashes(v: unknown): v is PlatformHashes {
   const o = v as Partial<PlatformHashes> | null;
   return !!o && typeof o === 'object' && isStrings(o.h1, (h) => h.startsWith('h1:') && isSupportedHash(h)) && (o.h1 as string[]).length > 0
     && isStrings(o.zh, (h) => h.startsWith('zh:') && isSupportedHash(h)) && typeof o.size === 'number' && o.size >= 0
-    && ['download', 'packages', 'mirror', 'fs-mirror'].includes(o.via as string);
+    && ['download', 'packages', 'mirror', 'fs-mirror', 'oci-mirror'].includes(o.via as string);
 }
 
 export function isVersionSums(v: unknown): v is VersionSums {

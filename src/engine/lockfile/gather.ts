@@ -13,6 +13,8 @@ import type { Engine } from '../engine';
 import { h1OfUnpackedZip } from '../providerpkg/hash';
 import { sourceFor } from '../mirror';
 import { FetchSlots, fetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../mirror/sources';
+import { OciSource } from '../mirror/oci-source';
+import { parseRepositoryTemplate } from '../oci/template';
 import { checkPackages, checkSha256Sums } from '../providerpkg/signature';
 import type { MirrorTarget } from '../mirror/types';
 import { shownUrl } from '../net/http-errors';
@@ -21,7 +23,8 @@ import { LockHashCache, PlatformHashes, VersionSums } from './cache';
 import { findFsMirrorPackage } from './fs-mirror';
 
 /** Where `lock` takes providers from, as `tofu providers lock` (origin registries unless told otherwise). */
-export type LockSource = { kind: 'registry' } | { kind: 'net-mirror'; url: string } | { kind: 'fs-mirror'; dir: string };
+export type LockSource = { kind: 'registry' } | { kind: 'net-mirror'; url: string } | { kind: 'fs-mirror'; dir: string }
+  | { kind: 'oci-mirror'; template: string };
 
 export type GatherOutcome = 'cached' | 'packages' | 'downloaded' | 'hashed';
 
@@ -51,6 +54,7 @@ export class HashGatherer {
   private readonly versionLists = new Map<string, Promise<string[]>>();
   private readonly origin?: RegistrySource;
   private readonly mirror?: MirrorSource;
+  private readonly oci?: OciSource;
   private files = 0;
   private readonly writes = new Set<Promise<void>>();
   private readonly sumsReads = new Map<string, Promise<VersionSums | undefined>>();
@@ -62,6 +66,7 @@ export class HashGatherer {
     this.requests = this.slots.request;
     if (opts.source.kind === 'registry') this.origin = sourceFor(opts.engine) as RegistrySource;
     if (opts.source.kind === 'net-mirror') this.mirror = sourceFor(opts.engine, opts.source.url) as MirrorSource;
+    if (opts.source.kind === 'oci-mirror') this.oci = new OciSource(opts.engine.oci, parseRepositoryTemplate(opts.source.template));
   }
 
   /** The cache key's source: the origin registry (and a `host` block that redirects it) or the mirror. */
@@ -69,6 +74,7 @@ export class HashGatherer {
     const s = this.opts.source;
     if (s.kind === 'net-mirror') return `net-mirror ${s.url}`;
     if (s.kind === 'fs-mirror') return `fs-mirror ${s.dir}`;
+    if (s.kind === 'oci-mirror') return `oci-mirror ${s.template} ${this.opts.engine.ociCredentials.sourceKey(this.oci!.repository(addr))}`;
     const host = this.opts.engine.cliSettings().hosts.get(addr.host);
     return host ? `origin ${JSON.stringify(host.services)}` : 'origin';
   }
@@ -81,6 +87,7 @@ export class HashGatherer {
       p = this.requests(async () => {
         if (s.kind === 'fs-mirror') return (await filesystemMirrorVersions(s.dir, addr)).versions.map((v) => v.version);
         if (s.kind === 'net-mirror') return this.mirror!.listVersions(addr, this.opts.signal);
+        if (s.kind === 'oci-mirror') return this.oci!.listVersions(addr, this.opts.signal);
         return (await this.opts.engine.listOriginProviderVersions(addr)).versions.map((v) => v.version);
       });
       this.versionLists.set(addr.address, p);
@@ -137,6 +144,7 @@ export class HashGatherer {
     const cached = (s.kind !== 'registry' || sums) && (sums?.packages?.[t.platform] ?? await this.opts.cache.platform(src, t.provider, t.version, t.platform));
     if (cached) return { hashes: cached, outcome: 'cached' };
     if (s.kind === 'net-mirror') return { hashes: await this.fromMirror(t, src), outcome: 'downloaded' };
+    if (s.kind === 'oci-mirror') return { hashes: await this.fromOci(t, src), outcome: 'downloaded' };
     const probe = await this.probe(t);
     const known = probe.packages?.get(t.platform);
     if (known) return { hashes: known, outcome: 'packages' };
@@ -233,6 +241,21 @@ export class HashGatherer {
         h1: [...new Set([installed, ...(listed.includes(res.hashes.h1) ? [res.hashes.h1] : [])])],
         zh: listed.includes(res.hashes.zh) ? [res.hashes.zh] : [], size: res.hashes.size, via: 'mirror',
       };
+      this.store(src, t, t.platform, hashes);
+      return hashes;
+    } finally {
+      await fs.rm(dest, { force: true });
+    }
+  }
+
+  /** As `tofu init` records a package from an oci_mirror: its h1: (unpacked) and zh: = the blob's sha256, which it checked. */
+  private async fromOci(t: MirrorTarget, src: string): Promise<PlatformHashes> {
+    const dest = join(this.opts.tempDir, `${++this.files}.zip`);
+    try {
+      const res = await this.oci!.fetch(t, { dest, maxBytes: this.opts.maxArchiveBytes, signal: this.opts.signal, slots: this.slots });
+      this.count(res.hashes.size);
+      const installed = await this.unpackedH1(dest, res.hashes.h1, this.oci!.label);
+      const hashes: PlatformHashes = { h1: [installed], zh: [res.hashes.zh], size: res.hashes.size, via: 'oci-mirror' };
       this.store(src, t, t.platform, hashes);
       return hashes;
     } finally {

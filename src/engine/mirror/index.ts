@@ -8,7 +8,7 @@ import { executeMirror, ProviderRequirement, resolveTargets } from './run';
 import { readDirRequirements } from './requirements';
 import { ArchiveSource, MirrorSource, RegistryLike, RegistrySource } from './sources';
 import { mirrorFailure } from './types';
-import type { MirrorFailure, MirrorProgressEvent, MirrorReport } from './types';
+import type { MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget } from './types';
 
 export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
 export { failureDetail, mirrorFailure, STEP_LABEL } from './types';
@@ -58,8 +58,19 @@ export function sourceFor(engine: MirrorEngine, fromMirror?: string): ArchiveSou
 /** Configuration directories read at a time (each reads its files FS_CONCURRENCY at a time). */
 const DIR_CONCURRENCY = 8;
 
-export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<MirrorReport> {
-  const out = resolve(opts.out);
+/** What a mirror run will fetch: the verified source, the targets, and what failed or was noted before any download. */
+export interface MirrorPlan {
+  source: ArchiveSource;
+  targets: MirrorTarget[];
+  failed: MirrorFailure[];
+  notes: string[];
+}
+
+/**
+ * The providers and versions `mirror` selects (configuration + lock file) for the platforms, from
+ * the origin registries or `fromMirror`: shared by the directory mirror and the OCI mirror.
+ */
+export async function planMirror(opts: Omit<MirrorProvidersOptions, 'out' | 'maxArchiveBytes'>): Promise<MirrorPlan> {
   const source = sourceFor(opts.engine, opts.fromMirror);
   const notes: string[] = [];
   const failed: MirrorFailure[] = [];
@@ -85,9 +96,15 @@ export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<Mir
   const plan = await resolveTargets(requirements, opts.platforms, source, { signal: opts.signal, concurrency: opts.concurrency, onProgress: opts.onProgress });
   notes.push(...plan.notes);
   if (opts.fromMirror) notes.push(`archives taken from the network mirror ${opts.fromMirror}`);
+  return { source, targets: plan.targets, failed: [...failed, ...plan.failed], notes };
+}
+
+export async function mirrorProviders(opts: MirrorProvidersOptions): Promise<MirrorReport> {
+  const out = resolve(opts.out);
+  const { source, targets, failed, notes } = await planMirror(opts);
   const res = await executeMirror({
-    out, targets: plan.targets, source, concurrency: opts.concurrency, signal: opts.signal,
+    out, targets, source, concurrency: opts.concurrency, signal: opts.signal,
     onProgress: opts.onProgress, maxArchiveBytes: opts.maxArchiveBytes,
   });
-  return { ...res, failed: [...failed, ...plan.failed, ...res.failed], notes };
+  return { ...res, failed: [...failed, ...res.failed], notes };
 }

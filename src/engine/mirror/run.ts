@@ -224,13 +224,13 @@ async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { pa
 }
 
 /** The first lock file (with its hashes) that the package does not satisfy, or undefined. */
-function lockMismatch(actual: { h1: string; zh: string }, t: MirrorTarget): string | undefined {
+export function lockMismatch(actual: { h1: string; zh: string }, t: MirrorTarget): string | undefined {
   const bad = t.locks?.find((l) => !matchesAnyHash(actual, l.hashes));
   return bad && `${bad.file} (${bad.hashes.join(', ')})`;
 }
 
 /** Orders by provider, then version, then platform. */
-function byTarget(a: { provider: string; version: string; platform: string }, b: typeof a): number {
+export function byTarget(a: { provider: string; version: string; platform: string }, b: typeof a): number {
   return cmp(a.provider, b.provider) || cmp(a.version, b.version) || cmp(a.platform, b.platform);
 }
 

@@ -10,7 +10,7 @@ import { createLimiter, Limiter } from '../fstree';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from '../providerpkg/download';
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from '../providerpkg/hash';
-import { safeFilename, UnsafePathError } from './paths';
+import { archiveFilename, safeFilename, UnsafePathError } from './paths';
 import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
 import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
@@ -64,7 +64,7 @@ export function fetchSlots(concurrency: number): FetchSlots {
   return concurrency <= 1 ? { download, request: download, serial: true } : { download, request: createLimiter(smallRequestLimit(concurrency)) };
 }
 
-const unlimited: Limiter = (fn) => fn();
+export const unlimited: Limiter = (fn) => fn();
 
 export interface FetchResult {
   hashes: PackageHashes;
@@ -72,10 +72,15 @@ export interface FetchResult {
   downloaded: boolean;
 }
 
+/** An archive before its download: file name, zh: (signed SHA256SUMS or the source mirror's listing), size when known. */
+export interface ArchiveDescription { filename: string; zh?: string; size?: number }
+
 export interface ArchiveSource {
   readonly label: string;
   listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]>;
   fetch(target: MirrorTarget, ctx: FetchContext): Promise<FetchResult>;
+  /** The archive's file name and expected zh: hash without downloading it (steps as fetch names them). */
+  describe(target: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots }): Promise<ArchiveDescription>;
 }
 
 /** Package metadata as the registry engine returns it (providers.v1 download endpoint). */
@@ -127,8 +132,29 @@ export class RegistrySource implements ArchiveSource {
   readonly label = 'origin registry';
   private readonly documents = new Map<string, Promise<{ doc: Buffer; sig: Buffer }>>();
   private readonly signatures = new Map<string, Promise<SignatureCheck>>();
+  private readonly metas = new Map<string, Promise<ProviderPackageMeta>>();
 
   constructor(private readonly registry: RegistryLike) {}
+
+  /** The file name and the zh: hash SHA256SUMS lists for it, the signature verified (no archive download). */
+  async describe(t: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots } = {}): Promise<ArchiveDescription> {
+    const key = `${t.provider} ${t.version} ${t.platform}`;
+    const meta = this.metas.get(key) ?? (opts.slots?.request ?? unlimited)(() => this.metadata(t, opts.signal));
+    if (!this.metas.has(key)) { this.metas.set(key, meta); meta.catch(() => this.metas.delete(key)); }
+    const m = await meta;
+    await this.checkedSums(m, String(m.shasum ?? '').toLowerCase(), opts.signal, opts.slots);
+    return { filename: m.filename, zh: `zh:${String(m.shasum ?? '').toLowerCase()}` };
+  }
+
+  /** The signed SHA256SUMS, checked to list the archive with `shasum` and to agree with `packages`. */
+  private async checkedSums(m: ProviderPackageMeta, shasum: string, signal?: AbortSignal, slots?: FetchSlots): Promise<SignedSums> {
+    const sums = await this.signedSums(m, signal, slots);
+    const listed = checkSha256Sums(sums.document, m.filename, shasum);
+    if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(m.shasumsUrl)})`);
+    const contradiction = m.packages && checkPackages(sums.document, { filename: m.filename, os: m.os, arch: m.arch, packages: m.packages });
+    if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(m.shasumsUrl)})`);
+    return sums;
+  }
 
   async listVersions(addr: ProviderAddress, signal?: AbortSignal): Promise<string[]> {
     return versionStrings(await this.registry.listProviderVersions(addr, { signal }));
@@ -170,7 +196,7 @@ export class RegistrySource implements ArchiveSource {
 
   async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {
     const slots = ctx.slots ?? { request: unlimited, download: unlimited };
-    const meta = ctx.meta ?? await slots.request(() => this.metadata(t, ctx.signal));
+    const meta = ctx.meta ?? await (this.metas.get(`${t.provider} ${t.version} ${t.platform}`) ?? slots.request(() => this.metadata(t, ctx.signal)));
     const shasum = String(meta.shasum ?? '').toLowerCase();
     const documents = this.fetchDocuments(meta, ctx.signal, slots);
     documents.catch(() => undefined); // awaited below; don't let an early failure go unhandled
@@ -206,11 +232,7 @@ export class RegistrySource implements ArchiveSource {
       }
       const listed = checkSha256Sums(docs.doc.toString('utf8'), meta.filename, shasum);
       if (listed) throw new MirrorStepError('sha256sums', `${listed} (${shownUrl(meta.shasumsUrl)})`);
-      const sums = await this.signedSums(meta, ctx.signal);
-      if (meta.packages) {
-        const contradiction = checkPackages(sums.document, { filename: meta.filename, os: meta.os, arch: meta.arch, packages: meta.packages });
-        if (contradiction) throw new MirrorStepError('packages', `${contradiction} (${shownUrl(meta.shasumsUrl)})`);
-      }
+      await this.checkedSums(meta, shasum, ctx.signal);
       if (pkg && size !== pkg.size) {
         throw new MirrorStepError('size', `archive ${shownUrl(meta.downloadUrl)} is ${size} bytes, but the registry's "packages" says ${pkg.size}`);
       }
@@ -299,6 +321,16 @@ export class MirrorSource implements ArchiveSource {
     }
     if (!archive) throw new MirrorStepError('metadata', `${this.label} has no ${t.platform} archive of ${t.provider} ${t.version}`);
     return archive;
+  }
+
+  /** The archive's file name (the last segment of its URL, when that is a plain file name) and the zh: hash the mirror lists. */
+  async describe(t: MirrorTarget, opts: { signal?: AbortSignal; slots?: FetchSlots } = {}): Promise<ArchiveDescription> {
+    const archive = await (opts.slots?.request ?? unlimited)(() => this.archive(t, opts.signal));
+    const last = decodeURIComponent(new URL(archive.url).pathname.split('/').pop() ?? '');
+    let filename: string;
+    try { filename = safeFilename(last); } catch { filename = archiveFilename(t.address.type, t.version, t.platform); }
+    const zh = archive.hashes.filter((h) => h.startsWith('zh:'));
+    return { filename, ...(zh.length === 1 ? { zh: zh[0] } : {}) };
   }
 
   async fetch(t: MirrorTarget, ctx: FetchContext): Promise<FetchResult> {

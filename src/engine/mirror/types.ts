@@ -25,6 +25,8 @@ export type MirrorStep =
   | 'mirror-hash'   // package does not match the hashes of the source mirror (--from-mirror)
   | 'archive'       // the file is not a readable zip (h1: cannot be computed)
   | 'write'         // placing the archive or writing the JSON index failed
+  | 'push'          // mirror --oci: uploading to the OCI registry (or not pushed because another platform of the version failed)
+  | 'tag-conflict'  // mirror --oci: the version's tag already holds other content; it is never replaced
   | 'cancelled';
 
 /** What each step is called in a failure message (a person reads these in the report and the CLI output). */
@@ -43,6 +45,8 @@ export const STEP_LABEL: Record<MirrorStep, string> = {
   'mirror-hash': 'source mirror hash check failed',
   archive: 'archive check failed',
   write: 'writing the mirror failed',
+  push: 'pushing to the OCI registry failed',
+  'tag-conflict': 'the OCI tag holds other content',
   cancelled: 'cancelled',
 };
 

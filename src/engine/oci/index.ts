@@ -2,4 +2,5 @@
 export * from './reference';
 export * from './credentials';
 export * from './client';
+export * from './template';
 export { parseChallenge, mergeScopes } from './auth';

@@ -20,17 +20,26 @@ import { parseVersion, ParsedVersion, sortNewestFirst } from '../versions/versio
 import { MirrorHttp, NetworkMirrorClient } from './network-mirror';
 import type { ProviderVersion, ProviderVersionList } from './providers';
 import { shownUrl } from '../net/http-errors';
+import type { OciClient } from '../oci/client';
+import { repositoryName } from '../oci/reference';
+import { parseRepositoryTemplate, tagVersion } from '../oci/template';
+
+/** The repository an oci_mirror's template gives for a provider (the template itself if it gives none). */
+function ociLocation(template: string, p: ProviderAddress): string {
+  try { return repositoryName(parseRepositoryTemplate(template).render(p)); } catch { return template; }
+}
 
 /** Which installation method answered (ProviderVersionList.sources). */
 export interface VersionSource {
   method: InstallationMethod['kind'];
-  /** network_mirror: base URL; filesystem_mirror: directory; direct: the provider's host. */
+  /** network_mirror: base URL; filesystem_mirror: directory; oci_mirror: the repository; direct: the provider's host. */
   location: string;
 }
 
 export function describeSource(s: VersionSource): string {
   if (s.method === 'network_mirror') return `network mirror ${shownUrl(s.location)}`;
   if (s.method === 'filesystem_mirror') return `filesystem mirror ${s.location}`;
+  if (s.method === 'oci_mirror') return `OCI mirror ${s.location}`;
   return `origin registry ${s.location}`;
 }
 
@@ -131,8 +140,32 @@ export async function networkMirrorVersions(baseUrl: string, http: MirrorHttp, p
   return { address: p.address, host: p.host, versions, invalid, url: client.providerUrl(p, 'index.json') };
 }
 
+/**
+ * Versions from an oci_mirror: the repository's tags that read as versions ("_" as "+"; others
+ * ignored, as OpenTofu). No tags (or no repository) → not-found. Platforms are not listed (each
+ * version's index says them; reading it costs a request per version).
+ */
+export async function ociMirrorVersions(template: string, oci: Pick<OciClient, 'listTags'>, p: ProviderAddress): Promise<Omit<ProviderVersionList, 'cached'>> {
+  const repo = parseRepositoryTemplate(template).render(p);
+  const byParsed = new Map<ParsedVersion, ProviderVersion>();
+  const seen = new Set<string>();
+  for (const tag of await oci.listTags(repo)) {
+    const raw = tagVersion(tag);
+    const v = parseVersion(raw, 'provider');
+    if (typeof v === 'string' || seen.has(v.canonical)) continue;
+    seen.add(v.canonical);
+    byParsed.set(v, { version: raw, protocols: [], platforms: [] });
+  }
+  const versions = sortNewestFirst([...byParsed.keys()]).map((v) => byParsed.get(v)!);
+  const url = `https://${repo.registry}/v2/${repo.repository}/tags/list`;
+  if (!versions.length) throw new RegistryError('not-found', `the OCI mirror ${repositoryName(repo)} has no version tags of ${p.address}`, { host: repo.registry, url });
+  return { address: p.address, host: p.host, versions, invalid: [], url };
+}
+
 export interface InstallationDeps {
   http: MirrorHttp;
+  /** The OCI client (oci_mirror methods). */
+  oci?: Pick<OciClient, 'listTags'>;
   timeoutMs?: number;
   /** The origin registry (the `direct` method). */
   direct: (p: ProviderAddress) => Promise<Omit<ProviderVersionList, 'cached'>>;
@@ -151,10 +184,11 @@ export async function listViaInstallationMethods(methods: InstallationMethod[], 
   const failures: RegistryError[] = [];
   const notFound: string[] = [];
   for (const m of matching) {
-    const source: VersionSource = { method: m.kind, location: m.kind === 'direct' ? p.host : m.location };
+    const source: VersionSource = { method: m.kind, location: m.kind === 'direct' ? p.host : m.kind === 'oci_mirror' ? ociLocation(m.location, p) : m.location };
     try {
       const list = m.kind === 'direct' ? await deps.direct(p)
         : m.kind === 'network_mirror' ? await networkMirrorVersions(m.location, deps.http, p, deps.timeoutMs)
+          : m.kind === 'oci_mirror' ? await ociMirrorVersions(m.location, deps.oci!, p)
           : await filesystemMirrorVersions(m.location, p);
       if (list.versions.length) answers.push({ source, list });
       else notFound.push(`${describeSource(source)}: no versions`);

@@ -25,6 +25,7 @@ const FIELDS: Record<string, [keyof FeatureSettings, (dflt: unknown) => unknown]
   'lock.platforms': ['lockPlatforms', (d) => platformsSetting(d)],
   'mirror.concurrency': ['mirrorConcurrency', (d) => d],
   maxConfigDirs: ['maxConfigDirs', (d) => (d === DEFAULT_MAX_CONFIG_DIRS ? undefined : d)],
+  'oci.providerRepositoryTemplate': ['ociProviderRepositoryTemplate', (d) => d],
 };
 /** The extension's own: a status bar the language server has no place for. */
 const EDITOR_ONLY = new Set(['dependencies.statusBar']);
