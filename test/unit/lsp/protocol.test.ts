@@ -277,6 +277,10 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
       assert.equal(nf.length, 1);
       assert.equal(nf[0].range.start.line, 5, 'on the call whose tag is missing');
       assert.match(String(nf[0].message), /9\.9\.9/);
+      // Publishing through workspace/executeCommand: the same package again uploads nothing.
+      const pub = await s.conn.sendRequest('workspace/executeCommand', { command: 'tofuRegistry.publishModule', arguments: [{ dir: mod, target: `oci://${oci.host}/mods/net`, tags: ['1.0.0'] }] }) as { manifestDigest: string; uploaded: number; sources: { digest: string } };
+      assert.equal(pub.uploaded, 0);
+      assert.equal(pub.sources.digest, `oci://${oci.host}/mods/net?digest=${pub.manifestDigest}`);
     } finally {
       await s.close();
       await engine.dispose();
