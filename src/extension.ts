@@ -15,6 +15,7 @@ import { redactingLog } from './features/redactedLog';
 import { registerMirrorCommand } from './editor/mirrorCommand';
 import { registerModuleMirrorCommand } from './editor/modMirrorCommand';
 import { registerOciMirrorCommand } from './editor/ociMirrorCommand';
+import { registerPublishModuleCommand } from './editor/publishModuleCommand';
 import { registerLockFeatures } from './editor/lockFeatures';
 import { Services } from './editor/services';
 import { affectsEngine, readSettings } from './editor/settings';
@@ -65,7 +66,8 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
     log.error(`registering the dependencies view failed: ${err instanceof Error ? err.stack : String(err)}`);
   }
   for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand],
-    ['module mirror command', registerModuleMirrorCommand], ['OCI mirror command', registerOciMirrorCommand], ['lock files', registerLockFeatures]] as const) {
+    ['module mirror command', registerModuleMirrorCommand], ['OCI mirror command', registerOciMirrorCommand],
+    ['publish module command', registerPublishModuleCommand], ['lock files', registerLockFeatures]] as const) {
     try {
       register(context, services);
     } catch (err) {

@@ -6,6 +6,7 @@ import type { FeatureContext } from './context';
 import { locateString } from './locate';
 import { VersionsFrom, within } from './lookup';
 import type { DocRefs } from './refs';
+import { ociTagItems, ociTags, ociTagSlot, ociSourceOfText } from './oci';
 
 export interface VersionItem {
   /** What the list shows ("5.31.0", "~> 5.31"). */
@@ -160,6 +161,25 @@ export async function registryCompletions(ctx: FeatureContext, doc: { text: stri
   if (!loc) return undefined;
   const { at, info } = loc;
   const range: LineRange = { start: { line: at.line, character: at.startChar }, end: { line: at.line, character: at.endChar } };
+  // Tags inside an oci:// source's `?tag=` (or a whole `?tag=` after the repository): asked of the OCI registry.
+  const slot = at.attr === 'source' && /^oci:/i.test(at.value) ? ociTagSlot(at.value, offset - at.contentStart) : undefined;
+  if (slot) {
+    if (!ctx.networkAllowed()) return undefined;
+    const answer = waitMs === undefined ? await ociTags(ctx, slot.src).then((value) => ({ value }), (error: unknown) => ({ error }))
+      : await within(ociTags(ctx, slot.src), waitMs);
+    if (!answer) return { items: [], isIncomplete: true, pending: true };
+    if ('error' in answer) {
+      ctx.log.warn(`completion: tags of oci://${slot.src.registry}/${slot.src.repository}: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`);
+      return undefined;
+    }
+    const selected = ociSourceOfText(at.value)?.tag ?? 'latest';
+    const items = ociTagItems(answer.value, selected, slot).map((t): FeatureCompletion => ({
+      label: t.label, description: t.description, kind: 'value', detail: t.detail, insertText: t.insertText,
+      filterText: t.insertText, sortText: t.sortText, preselect: t.preselect,
+      range: { start: { line: at.line, character: at.startChar + t.start }, end: { line: at.line, character: at.startChar + t.end } },
+    }));
+    return { items, isIncomplete: true };
+  }
   if (at.attr === 'source') {
     if (loc.ref?.kind === 'provider' || (loc.ref === undefined && info.target?.kind === 'provider')) return undefined;
     const items = sourceCompletions(await known(), at.value).map((s, i): FeatureCompletion => ({

@@ -36,6 +36,7 @@ export function dirLabel(dir: string, roots: string[]): string {
 export function depIcon(d: Dependency): DepIcon {
   if (d.problem === 'network-disabled') return { id: 'workspace-untrusted' };
   if (d.problem === 'unreachable') return { id: 'debug-disconnect', color: 'disabledForeground' };
+  if (d.oci?.status === 'pinned') return { id: 'pinned', color: 'testing.iconPassed' };
   switch (d.status) {
     case 'up-to-date': return { id: 'pass', color: 'testing.iconPassed' };
     case 'update-in-range': return { id: 'arrow-circle-up', color: 'charts.blue' };
@@ -46,8 +47,23 @@ export function depIcon(d: Dependency): DepIcon {
   }
 }
 
+/** oci:// calls in OCI terms: "tag 1.0.0 · newest 1.2.0 · update available", "digest sha256:1234abcd… · pinned". */
+function ociDescription(d: Dependency, oci: NonNullable<Dependency['oci']>): string {
+  const parts = [oci.digest ? `digest ${oci.digest.slice(0, 15)}…` : `tag ${oci.tag}`];
+  if (d.newest && d.newest !== oci.tag) parts.push(`newest ${d.newest}`);
+  if (d.problem === 'network-disabled') parts.push('registry not asked');
+  else if (d.problem === 'unreachable') parts.push(`${d.host ?? 'registry'} unreachable`);
+  else parts.push(OCI_STATUS_TEXT[oci.status]);
+  return parts.join(' · ');
+}
+
+const OCI_STATUS_TEXT: Record<NonNullable<Dependency['oci']>['status'], string> = {
+  'up-to-date': 'up to date', 'update-available': 'update available', pinned: 'pinned', 'not-found': 'not found', error: 'error',
+};
+
 /** "~> 5.1 · locked 5.1.2 · newest 6.0.0" */
 export function depDescription(d: Dependency): string {
+  if (d.oci) return ociDescription(d, d.oci);
   const parts: string[] = [d.constraint ?? (d.registryAddress ? 'any version' : shortSource(d.source))];
   if (d.locked) parts.push(`${d.kind === 'module' ? 'installed' : 'locked'} ${d.locked}`);
   else if (d.selected) parts.push(`selects ${d.selected}`);
@@ -85,7 +101,12 @@ export function depTooltip(d: Dependency): string {
     ['newest matching', d.newestMatching],
     ['newest', d.newest],
   ];
-  const lines = [`**${d.kind} ${dependencyLabel(d)}**: ${STATUS_TEXT[d.status]}`, ''];
+  if (d.oci) {
+    rows.splice(1, rows.length, ['registry', d.oci.registry], ['repository', d.oci.repository],
+      [d.oci.digest ? 'digest' : 'tag', `\`${d.oci.digest ?? d.oci.tag}\``], ['newest version-like tag', d.newest]);
+  }
+  const status = d.oci ? OCI_STATUS_TEXT[d.oci.status] : STATUS_TEXT[d.status];
+  const lines = [`**${d.kind} ${dependencyLabel(d)}**: ${status}`, ''];
   for (const [k, v] of rows) if (v) lines.push(`${k}: ${v}  `);
   if (d.message) lines.push('', d.message);
   return lines.join('\n');

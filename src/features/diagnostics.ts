@@ -5,14 +5,15 @@ import { RegistryError } from '../engine/net/errors';
 import { parseVersion, tryParseConstraint, VersionRules } from '../engine/versions';
 import { select } from './select';
 import { describeError } from './hover';
-import type { Settled } from './lookup';
+import { NETWORK_CODES, Settled } from './lookup';
 import type { DocRefs, Ref } from './refs';
 import { Target, targetOf } from './target';
 import type { FeatureContext } from './context';
+import { ociDiagnostics, ociSourceOfRef } from './oci';
 
 export type DiagnosticCode =
   | 'malformed-constraint' | 'invalid-source' | 'unknown-host' | 'no-service' | 'not-found'
-  | 'unsatisfiable' | 'auth' | 'no-versions' | 'missing-version' | 'registry-error';
+  | 'unsatisfiable' | 'auth' | 'no-versions' | 'missing-version' | 'registry-error' | 'not-module-package';
 
 export interface EditorDiagnostic {
   range: Range;
@@ -33,9 +34,6 @@ export interface DiagnosticsResult {
   /** Failures of the network itself (offline, timeout, TLS): shown once per host, not as diagnostics. */
   network: NetworkProblem[];
 }
-
-const NETWORK_CODES = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
-  'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
 
 const PUBLIC_REGISTRIES = new Set(['registry.opentofu.org', 'registry.terraform.io']);
 
@@ -87,6 +85,7 @@ export function computeDiagnostics(refs: DocRefs, peek: (t: Target) => Settled<s
   const out: DiagnosticsResult = { diagnostics: [], wanted: [], network: [] };
   const all: Ref[] = [...refs.modules, ...refs.providers];
   for (const ref of all) {
+    if (ociSourceOfRef(ref)) continue; // oci:// calls: ociDiagnostics
     const info = targetOf(ref);
     const srcRange = ref.source?.range ?? ref.headerRange;
     if (info.error) {
@@ -180,12 +179,13 @@ export function registryDiagnostics(ctx: FeatureContext, refs: DocRefs, reported
   const net = ctx.networkAllowed();
   const r = computeDiagnostics(refs, (t) => ctx.lookup.peekVersions(t), net);
   for (const t of r.wanted) ctx.lookup.versions(t).catch(() => { /* reported when it settles */ });
+  const oci = ociDiagnostics(ctx, refs.modules, net);
   const unreachable: NetworkProblem[] = [];
-  for (const p of r.network) {
+  for (const p of [...r.network, ...oci.network]) {
     if (reported.has(p.host)) continue;
     reported.add(p.host);
     ctx.log.warn(`registry ${p.host} unreachable: ${p.message}`);
     unreachable.push(p);
   }
-  return { diagnostics: r.diagnostics, unreachable };
+  return { diagnostics: [...r.diagnostics, ...oci.diagnostics], unreachable };
 }

@@ -12,6 +12,9 @@ import type { FeatureContext } from './context';
 import type { LineRange } from './completion';
 import { locateAttribute } from './locate';
 import type { DocRefs } from './refs';
+import type { OciModuleSource } from '../engine/addresses/oci-source';
+import type { OciTagList, ResolvedOciModule } from '../engine/ocimodule/registry';
+import { ociResolved, ociSourceOfText, ociTags } from './oci';
 
 export const NO_NETWORK = 'Registry lookups are off in this untrusted workspace (no network requests are made). Trust the workspace to see versions and download locations.';
 
@@ -179,6 +182,58 @@ export function sourceHover(i: SourceHoverInput): string {
   return lines.join('\n');
 }
 
+export interface OciHoverInput {
+  src: OciModuleSource;
+  resolved?: Outcome<ResolvedOciModule>;
+  tags?: Outcome<OciTagList>;
+  networkAllowed: boolean;
+}
+
+/** The annotation keys shown first, in this order; other org.opencontainers.image.* ones follow. */
+const OCI_ANNOTATIONS = ['created', 'version', 'source', 'revision'];
+
+/**
+ * Hover on an oci:// source: registry, repository, tag or digest, then what the registry says —
+ * the manifest digest, tofu's verdict on the package, its size, the org.opencontainers.image.*
+ * annotations — and the exact artifact tofu init downloads.
+ */
+export function ociSourceHover(i: OciHoverInput): string {
+  const { src } = i;
+  const sel = src.digest ? `digest ${code(src.digest)}` : `tag ${code(src.tag ?? 'latest')}${src.defaultTag ? ' (no `?tag=`: tofu init uses "latest")' : ''}`;
+  const lines = [`**OCI module package** ${code(src.source)}`, '',
+    `- registry: ${code(src.registry)}`, `- repository: ${code(src.repository)}`, `- ${sel}`];
+  if (src.subdir) lines.push(`- subdirectory: ${code(src.subdir)}`);
+  if (src.error) return [...lines, '', `$(error) tofu init refuses this source: ${esc(src.error.message)}`].join('\n');
+  if (!i.networkAllowed) return [...lines, '', NO_NETWORK].join('\n');
+  const r = i.resolved;
+  lines.push('');
+  if (!r) lines.push('_Resolving the manifest…_');
+  else if ('error' in r) lines.push(`$(warning) ${esc(describeError(r.error))}`);
+  else {
+    const m = r.value;
+    lines.push(`${src.digest ? 'Digest' : `Tag ${code(m.tag ?? '')}`} → manifest ${code(m.manifestDigest)}`, '');
+    if (m.isModulePackage) {
+      lines.push(`- Module package: yes (${code(m.artifactType ?? '')}, one \`archive/zip\` layer)`,
+        `- Size: ${m.size} bytes`,
+        `- \`tofu init\` downloads ${code(`${m.registry}/${m.repository}@${m.manifestDigest}`)}, layer ${code(m.blobDigest ?? '')}`);
+    } else {
+      lines.push(`- $(error) **Not a module package**: ${esc(m.problem ?? 'tofu init refuses it')} (artifactType ${code(m.artifactType ?? 'none')})`);
+    }
+    const prefix = 'org.opencontainers.image.';
+    const keys = Object.keys(m.annotations).filter((k) => k.startsWith(prefix))
+      .sort((a, b) => rank(a.slice(prefix.length)) - rank(b.slice(prefix.length)) || (a < b ? -1 : 1));
+    for (const k of keys) lines.push(`- ${esc(k.slice(prefix.length))}: ${code(m.annotations[k])}`);
+  }
+  const t = i.tags;
+  if (t && 'value' in t) lines.push(t.value.newest ? `- Newest version-like tag: ${code(t.value.newest)}${t.value.newest === src.tag ? ' (this one)' : ''}` : '- No version-like tags');
+  return lines.join('\n');
+}
+
+function rank(name: string): number {
+  const i = OCI_ANNOTATIONS.indexOf(name);
+  return i < 0 ? OCI_ANNOTATIONS.length : i;
+}
+
 /** How long a hover waits for the registry before showing what it has. */
 export const HOVER_WAIT_MS = 5000;
 
@@ -200,6 +255,12 @@ export async function registryHover(ctx: FeatureContext, refs: DocRefs, offset: 
   const t = info.target;
   const range = value.attrRange;
   if (info.builtIn) return { markdown: builtInHover(info.builtIn), range };
+  const oci = hit.attr === 'source' ? ociSourceOfText(value.value) : undefined;
+  if (oci) {
+    const ok = net && !oci.error;
+    const [resolved, tags] = ok ? await Promise.all([within(ociResolved(ctx, oci), waitMs), within(ociTags(ctx, oci), waitMs)]) : [];
+    return { markdown: ociSourceHover({ src: oci, resolved, tags, networkAllowed: net }), range };
+  }
   if (hit.attr === 'version') {
     if (!t) return undefined;
     const versions = net ? await within(ctx.lookup.versions(t, signal), waitMs) : undefined;

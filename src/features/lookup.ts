@@ -31,6 +31,10 @@ export interface RegistryBackend {
   downloadLocation(addr: RegistryModuleSource, version: string, signal?: AbortSignal): Promise<string>;
 }
 
+/** Error codes that are failures of the network itself, not of what was asked. */
+export const NETWORK_CODES: ReadonlySet<string> = new Set(['network', 'timeout', 'tls', 'too-large', 'too-many-redirects', 'rate-limited',
+  'server-error', 'http-error', 'protocol', 'aborted', 'network-disabled']);
+
 export type Settled<T> =
   | { state: 'pending'; promise: Promise<T> }
   | { state: 'ok'; value: T; at: number }
@@ -105,6 +109,14 @@ export class RegistryLookup {
     this.entries.set(key, s);
     this.generation++;
     for (const fn of this.listeners) fn();
+  }
+
+  /**
+   * Any other lookup under its own key (the oci:// features keep tag lists and resolved manifests
+   * here): remembered, single-flight, and settling wakes the same listeners.
+   */
+  remember<T>(key: string, run: () => Promise<T>): Promise<T> {
+    return this.get(key, run);
   }
 
   versions(t: Target, signal?: AbortSignal): Promise<string[]> {

@@ -9,6 +9,7 @@ import { buildDependencyGraph, rootConfigDirs } from '../engine/deps';
 import type { Fix } from '../features/fixes';
 import type { LockFixArgs } from '../features/lockStatus';
 import { scanFeatureDirs } from '../features/workspace';
+import { publishFromEditor } from '../features/publish';
 import { COMMANDS } from './common';
 import { fixEdit } from './requests';
 import type { TofuRegistryServer } from './server';
@@ -29,6 +30,17 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
   const ac = new AbortController();
   token.onCancellationRequested(() => ac.abort());
   progress.token?.onCancellationRequested(() => ac.abort()); // the progress's own cancel button
+  if (command === COMMANDS.publishModule) {
+    // [{"dir": DIR, "target": "oci://HOST/REPO", "tags": [...], "annotations"?: {...}, "force"?: true}] → publish-module's result
+    const p = (args[0] && typeof args[0] === 'object' ? args[0] : {}) as { dir?: string; target?: string; tags?: string[]; annotations?: Record<string, string>; force?: boolean };
+    if (!p.dir || !p.target || !Array.isArray(p.tags)) throw new Error(`${command}: arguments [{"dir": DIR, "target": "oci://HOST/REPO", "tags": ["1.0.0"]}] are required`);
+    progress.begin(`Publishing to ${p.target}`, 0, undefined, true);
+    try {
+      return await publishFromEditor(s, { dir: p.dir, target: p.target, tags: p.tags, annotations: p.annotations, force: p.force === true, signal: ac.signal });
+    } finally {
+      progress.done();
+    }
+  }
   const dirs = a.dirs?.length ? a.dirs : s.workspaceFolders;
   if (!dirs.length) throw new Error(`${command}: no directory given (arguments [{"dirs": [...]}]) and no workspace folder`);
   const title = command === COMMANDS.lock ? 'Locking providers' : command === COMMANDS.mirror ? 'Mirroring providers'

@@ -15,6 +15,7 @@ export const COMMANDS = {
   mirror: 'tofuRegistry.mirrorProviders',
   mirrorModules: 'tofuRegistry.mirrorModules',
   outdated: 'tofuRegistry.outdated',
+  publishModule: 'tofuRegistry.publishModule',
 } as const;
 
 export const DIAGNOSTIC_SOURCE = 'tofu-registry';

@@ -7,6 +7,7 @@ import type { ValueInfo } from '../config/extract';
 import { selectVersions } from '../versions/select';
 import { constraintEdit, rewriteConstraint, TextEdit } from './rewrite';
 import type { Dependency } from './types';
+import { parseOciModuleSource, withOciSelector } from '../addresses/oci-source';
 
 export interface UpgradePlan {
   /** The edit of the declaring file; absent when there is nothing to edit (see message). */
@@ -41,6 +42,7 @@ export function planUpgradeToNewest(dep: Dependency, text: string, filePath: str
   const target = dep.newest;
   const rules = dep.kind;
   if (!target) return { constraint: dep.constraint, version: null, message: `no version of ${dep.source} is known` };
+  if (dep.oci) return planOciUpgrade(dep, target, text, filePath);
   const { found, version } = versionValueOf(dep, text, filePath);
   if (!found) return { constraint: dep.constraint, version: null, message: `${dep.kind} "${dep.name}" is no longer declared in ${filePath}` };
   if (!version) return withoutEdit(dep, null, target, `${dep.kind} "${dep.name}" has no version constraint`);
@@ -55,6 +57,20 @@ export function planUpgradeToNewest(dep: Dependency, text: string, filePath: str
   if (!edit) return { constraint: current, version: null, message: `the version string "${current}" is not plain text (escapes or several lines)` };
   const blocker = childBlocks(dep, target);
   return { edit, constraint: next, version: blocker ? null : target, ...(blocker ? { message: `${blocker.module} requires "${blocker.constraint}", which excludes ${target}` } : {}) };
+}
+
+/** "Upgrade to newest" of an oci:// call: its source's `?tag=` becomes the newest version-like tag. */
+function planOciUpgrade(dep: Dependency, target: string, text: string, filePath: string): UpgradePlan {
+  const none = (message: string): UpgradePlan => ({ constraint: null, version: null, message });
+  if (dep.oci?.digest) return none(`module "${dep.name}" is pinned to a digest: write a ?tag= to follow newer tags`);
+  const call = extractFile(parseConfig(text, filePath), text).modules.find((m) => m.name === dep.name);
+  if (!call) return none(`module "${dep.name}" is no longer declared in ${filePath}`);
+  const src = call.source?.literal ? parseOciModuleSource(call.source.literal) : undefined;
+  if (!src || src.error || !call.source?.contentRange) return none(`module "${dep.name}" no longer has a valid oci:// source`);
+  if (src.tag === target) return { constraint: `?tag=${target}`, version: target, message: `the source already names tag ${target}` };
+  const edit = constraintEdit(text, call.source.contentRange, call.source.literal!, withOciSelector(src, { tag: target }));
+  if (!edit) return none('the source string is not plain text (escapes or several lines)');
+  return { edit, constraint: `?tag=${target}`, version: target };
 }
 
 /**

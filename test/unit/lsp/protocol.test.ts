@@ -10,6 +10,9 @@ import type { CodeAction, CompletionItem, CompletionList, Hover, InitializeResul
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { tempDir } from '../../support/registry-helpers';
 import { eventually, LspSession, startLsp } from '../../support/lsp-client';
+import { DEFAULT_USERS as OCI_USERS, startOciRegistry } from '../../support/oci-registry';
+import { Engine } from '../../../src/engine/engine';
+import { publishModule } from '../../../src/engine/ocimodule/publish';
 
 let reg: TestRegistry;
 let tmp: { path: string; remove: () => void };
@@ -279,6 +282,42 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
     } finally {
       await s.close();
       await secured.stop();
+    }
+  });
+
+  it('oci:// module sources: tags completed inside ?tag= (newest first, the written one preselected) and a missing tag diagnosed', async () => {
+    const oci = await startOciRegistry({ auth: 'basic' });
+    const rc = path.join(tmp.path, `rc-${Math.random().toString(36).slice(2)}.tfrc`);
+    writeFileSync(rc, `oci_credentials "${oci.host}" {\n  username = "tofu"\n  password = "${OCI_USERS.tofu}"\n}\n`);
+    const mod = path.join(tmp.path, `mod-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(mod);
+    writeFileSync(path.join(mod, 'main.tf'), 'variable "name" {}\n');
+    const engine = new Engine({ cacheDir: path.join(tmp.path, 'cache'), caFiles: [oci.caCertPath], cliConfigFile: rc, env: {} });
+    const { s, dir } = await session({ settings: { caFile: oci.caCertPath, cliConfigFile: rc } });
+    try {
+      await publishModule({ engine, dir: mod, target: `oci://${oci.host}/mods/net`, tags: ['1.0.0', '1.1.0', 'latest'] });
+      const text = `module "net" {\n  source = "oci://${oci.host}/mods/net?tag=1.0.0"\n}\n\nmodule "gone" {\n  source = "oci://${oci.host}/mods/net?tag=9.9.9"\n}\n`;
+      const uri = open(s, dir, 'main.tf', text);
+      const got = await eventually('tag items', async () => {
+        const r = items(await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'tag=1.0.0', 5) }));
+        return r.length ? r : undefined;
+      });
+      assert.deepEqual(got.map((i) => i.label), ['1.1.0', '1.0.0', 'latest']);
+      assert.equal(got.find((i) => i.preselect)?.label, '1.0.0');
+      assert.deepEqual((got[0].textEdit as TextEdit).range, { start: posOf(text, 'tag=1.0.0', 4), end: posOf(text, 'tag=1.0.0', 9) });
+      const d = await s.waitDiagnostics(uri, (p) => p.diagnostics.some((x) => x.code === 'not-found'));
+      const nf = d.diagnostics.filter((x) => x.code === 'not-found');
+      assert.equal(nf.length, 1);
+      assert.equal(nf[0].range.start.line, 5, 'on the call whose tag is missing');
+      assert.match(String(nf[0].message), /9\.9\.9/);
+      // Publishing through workspace/executeCommand: the same package again uploads nothing.
+      const pub = await s.conn.sendRequest('workspace/executeCommand', { command: 'tofuRegistry.publishModule', arguments: [{ dir: mod, target: `oci://${oci.host}/mods/net`, tags: ['1.0.0'] }] }) as { manifestDigest: string; uploaded: number; sources: { digest: string } };
+      assert.equal(pub.uploaded, 0);
+      assert.equal(pub.sources.digest, `oci://${oci.host}/mods/net?digest=${pub.manifestDigest}`);
+    } finally {
+      await s.close();
+      await engine.dispose();
+      await oci.stop();
     }
   });
 
