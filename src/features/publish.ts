@@ -2,7 +2,7 @@
 // (the repository as `publishTarget` reads it, tags as the distribution spec allows them) and the
 // run itself (publishModule: deterministic package, tags set last, a moved tag refused unless forced).
 import { tagProblem } from '../engine/oci/reference';
-import { publishModule, PublishResult, publishTarget } from '../engine/ocimodule/publish';
+import { publishModule, PublishRequest, PublishResult, publishTarget } from '../engine/ocimodule/publish';
 import type { FeatureContext } from './context';
 
 /** Why `target` is not a repository to publish to ("oci://HOST/REPO"), or undefined. */
@@ -27,14 +27,8 @@ export function publishTagsProblem(text: string): string | undefined {
   return undefined;
 }
 
-export interface PublishRun {
-  dir: string;
-  target: string;
-  tags: string[];
-  annotations?: Record<string, string>;
-  force?: boolean;
-  signal?: AbortSignal;
-}
+/** A publish request as the editors make it: the engine comes from the feature context. */
+export type PublishRun = Omit<PublishRequest, 'engine'>;
 
 /** Publishes DIR; the result's `sources` are the addresses to write (by tag and pinned to the digest). */
 export async function publishFromEditor(ctx: Pick<FeatureContext, 'engine' | 'log' | 'networkAllowed'>, run: PublishRun): Promise<PublishResult> {

@@ -22,6 +22,7 @@ import bcrypt from 'bcryptjs';
 import { TestHttpsServer } from './https-server';
 import { removeTempDir, tempDir } from './temp';
 import { testPki } from './tls';
+import { EMPTY_CONFIG, MEDIA_TYPE, OciClient, OciRepository, sha256Digest } from '../../src/engine/oci';
 
 export type OciAuthMode = 'none' | 'basic' | 'token';
 
@@ -298,4 +299,19 @@ async function freePort(): Promise<number> {
 /** Starts a registry (and whatever its mode needs); stop() removes everything. */
 export function startOciRegistry(opts: OciRegistryOptions = {}): Promise<TestOciRegistry> {
   return new TestOciRegistry(opts).start();
+}
+
+/**
+ * Pushes `repo:tag` as an artifact that is NOT an OpenTofu module package (another artifactType,
+ * one archive/zip layer): what "not a module package" is tested against.
+ */
+export async function pushForeignArtifact(c: OciClient, repo: OciRepository, tag: string): Promise<void> {
+  const bytes = Buffer.from('not a module');
+  await c.pushBlob(repo, { digest: sha256Digest(bytes), size: bytes.length }, bytes);
+  await c.pushBlob(repo, EMPTY_CONFIG, Buffer.from('{}'));
+  await c.putManifest(repo, tag, { mediaType: MEDIA_TYPE.imageManifest, bytes: Buffer.from(JSON.stringify({
+    schemaVersion: 2, mediaType: MEDIA_TYPE.imageManifest, artifactType: 'application/vnd.example.other',
+    config: { mediaType: EMPTY_CONFIG.mediaType, digest: EMPTY_CONFIG.digest, size: EMPTY_CONFIG.size },
+    layers: [{ mediaType: 'archive/zip', digest: sha256Digest(bytes), size: bytes.length }],
+  })) });
 }

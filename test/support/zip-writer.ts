@@ -2,23 +2,7 @@
 // entries, UTF-8 names, streamed to disk so large archives never sit in memory).
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
-
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-export function crc32(buf: Uint8Array, crc = 0): number {
-  let c = ~crc;
-  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
+import { crc32, deflateRawSync } from 'node:zlib';
 
 export interface ZipEntrySpec {
   /** Entry name as stored (a string is encoded as UTF-8 and flagged so). Directories end with '/'. */

@@ -150,6 +150,8 @@ export async function buildModulePackage(dir: string, dest: string): Promise<Mod
   return { digest: `sha256:${createHash('sha256').update(zip).digest('hex')}`, size: zip.length, entries: entries.map((e) => e.name), ignored };
 }
 
+// Our own CRC-32, not zlib.crc32: that came with Node 20.15, and VS Code 1.90's extension host runs
+// Node 20.9.
 const CRC_TABLE = (() => {
   const t = new Int32Array(256);
   for (let n = 0; n < 256; n++) {

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { parseConfig } from '../../../src/engine/config';
 import { publishModule } from '../../../src/engine/ocimodule/publish';
-import { EMPTY_CONFIG, MEDIA_TYPE, sha256Digest } from '../../../src/engine/oci';
 import { backendOf } from '../../../src/features/engine';
 import { RegistryLookup } from '../../../src/features/lookup';
 import { objectReader, settingsFrom } from '../../../src/features/settings';
@@ -26,7 +25,7 @@ import { applyEdits } from '../../../src/engine/deps/rewrite';
 import { planUpgradeToNewest } from '../../../src/engine/deps/upgrade';
 import { depNode } from '../../../src/features/depsTree';
 import { ModuleTypes } from '../../../src/features/moduleTypes';
-import { DEFAULT_USERS, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
+import { DEFAULT_USERS, pushForeignArtifact, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { removeTempDir, tempDir } from '../../support/temp';
 
 const ANN = 'org.opencontainers.image.';
@@ -84,14 +83,7 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     // an artifact that is not a module package (another artifactType)
     const c = ctx.engine.oci;
     const repo = { registry: reg.host, repository: 'mods/other' };
-    const bytes = Buffer.from('not a module');
-    await c.pushBlob(repo, { digest: sha256Digest(bytes), size: bytes.length }, bytes);
-    await c.pushBlob(repo, EMPTY_CONFIG, Buffer.from('{}'));
-    await c.putManifest(repo, 'wrong', { mediaType: MEDIA_TYPE.imageManifest, bytes: Buffer.from(JSON.stringify({
-      schemaVersion: 2, mediaType: MEDIA_TYPE.imageManifest, artifactType: 'application/vnd.example.other',
-      config: { mediaType: EMPTY_CONFIG.mediaType, digest: EMPTY_CONFIG.digest, size: EMPTY_CONFIG.size },
-      layers: [{ mediaType: 'archive/zip', digest: sha256Digest(bytes), size: bytes.length }],
-    })) });
+    await pushForeignArtifact(c, repo, 'wrong');
   });
   after(async () => {
     for (const e of engines) await e.dispose();

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
 import { parseCliConfig } from '../../../src/engine/cliconfig/read';
-import { EMPTY_CONFIG, MEDIA_TYPE, OciClient, OciCredentials, sha256Digest } from '../../../src/engine/oci';
-import { DEFAULT_USERS, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
+import { OciClient, OciCredentials } from '../../../src/engine/oci';
+import { DEFAULT_USERS, pushForeignArtifact, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { tempDir } from '../../support/temp';
 
 function write(root: string, files: Record<string, string>): void {
@@ -140,14 +140,7 @@ describe('oci:// modules against a registry with Basic auth', () => {
     const creds = new OciCredentials({ env, platform: 'linux', cliConfig: () => [{ file: join(ws, '.tofurc'), doc: parseCliConfig(`oci_credentials "${reg.host}" {\n  username = "tofu"\n  password = "${DEFAULT_USERS.tofu}"\n}\n`) }] });
     const c = new OciClient({ caFiles: [reg.caCertPath], env: {}, credentials: creds });
     const repo = { registry: reg.host, repository: 'mods/other' };
-    const bytes = Buffer.from('not a module');
-    await c.pushBlob(repo, { digest: sha256Digest(bytes), size: bytes.length }, bytes);
-    await c.pushBlob(repo, EMPTY_CONFIG, Buffer.from('{}'));
-    await c.putManifest(repo, 'wrong', { mediaType: MEDIA_TYPE.imageManifest, bytes: Buffer.from(JSON.stringify({
-      schemaVersion: 2, mediaType: MEDIA_TYPE.imageManifest, artifactType: 'application/vnd.example.other',
-      config: { mediaType: EMPTY_CONFIG.mediaType, digest: EMPTY_CONFIG.digest, size: EMPTY_CONFIG.size },
-      layers: [{ mediaType: 'archive/zip', digest: sha256Digest(bytes), size: bytes.length }],
-    })) });
+    await pushForeignArtifact(c, repo, 'wrong');
     await c.dispose();
     const wrong = await run(['resolve', `oci://${reg.host}/mods/other?tag=wrong`, '--json']);
     assert.equal(wrong.code, 1);
