@@ -1,6 +1,6 @@
 // tofu-registry <command>: a thin, headless front end over the same engine the extension uses.
 // Every command prints a documented JSON shape with --json (a public contract: do not rename fields).
-import { CliIO, CommandRunner, isUsageError, reportFailure } from './cli/common';
+import { CliIO, CommandRunner, isUsageError, reportFailure, safeIO } from './cli/common';
 import { setFlagsFromString } from 'node:v8';
 
 const USAGE = `usage: tofu-registry <command> [flags]
@@ -109,8 +109,9 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   lsp: () => (require('./cli/lsp') as typeof import('./cli/lsp')).runLsp,
 };
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const [command, ...rest] = argv;
+  const io = safeIO(rawIO);
   if (command === 'help' && rest.length === 1 && Object.hasOwn(COMMANDS, rest[0])) {
     io.stdout(commandUsage(rest[0]));
     return 0;

@@ -3,7 +3,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isPlatform } from '../engine/providerpkg/platform';
-import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
+import { safeText, shortText, shownUrl } from '../engine/net/http-errors';
+import { shownOutput } from '../engine/net/shown-text';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -106,11 +107,20 @@ export interface ReportableError {
 export function reportFailure(io: CliIO, err: unknown, json: boolean): number {
   const e = toReportable(err);
   // The engine's messages already show URLs redacted; this also covers text from anywhere else.
-  e.message = shortText(redactUrls(e.message), 4000);
+  e.message = shortText(safeText(e.message.replace(/\s*\n\s*/g, ' ')), 4000);
   if (e.url) e.url = shownUrl(e.url);
   io.stderr(`tofu-registry: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
   if (json) printJson(io, { error: { message: e.message, url: e.url ?? null, status: e.status ?? null } });
   return 1;
+}
+
+/**
+ * The printing layer every command writes through (src/cli.ts wraps the process's streams with
+ * it): stdout and stderr never carry a control character a server sent, nor a credential value
+ * sent in this run (shownOutput) — whichever command, message or report forgot to clean a string.
+ */
+export function safeIO(io: CliIO): CliIO {
+  return { ...io, stdout: (t) => io.stdout(shownOutput(t)), stderr: (t) => io.stderr(shownOutput(t)) };
 }
 
 export function toReportable(err: unknown): ReportableError {

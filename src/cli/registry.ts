@@ -63,8 +63,10 @@ async function ociVersions(src: OciModuleSource, engine: Engine, json: boolean, 
   const address = `oci://${src.registry}/${src.repository}`;
   const tags = list.tags.map((t) => t.tag);
   const selected = list.tags.find((t) => t.selected)?.tag ?? null;
+  // one note for the names that are not tags (never shown: they may hold anything, a newline too)
+  if (list.invalidTags) io.stderr(`tofu-registry: warning: ${address} lists ${list.invalidTags} ${list.invalidTags === 1 ? 'name that is not a valid tag' : 'names that are not valid tags'} (the distribution spec's [a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}); ${list.invalidTags === 1 ? 'it is' : 'they are'} left out\n`);
   if (json) {
-    printJson(io, { address, host: src.registry, kind: 'oci', versions: tags, matching: tags, selected, newest: list.newest, tags: list.tags });
+    printJson(io, { address, host: src.registry, kind: 'oci', versions: tags, matching: tags, selected, newest: list.newest, tags: list.tags, ...(list.invalidTags ? { invalidTags: list.invalidTags } : {}) });
     return;
   }
   io.stdout(`${address} (OCI repository on ${src.registry})\n`);

@@ -15,7 +15,7 @@ import { proxySettings } from './net/dispatcher';
 import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
 import { OciClient, OciCredentials, parseRepositoryTemplate } from './oci';
-import { redactUrls } from './net/http-errors';
+import { safeText } from './net/http-errors';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
 import { listViaInstallationMethods, VersionSource } from './registry/installation';
@@ -98,7 +98,7 @@ export class Engine {
     const env = options.env ?? process.env;
     const ttlMs = options.cacheTtlMs ?? 60 * 60 * 1000;
     const log = options.log;
-    this.log = log && ((e) => log({ ...e, message: redactUrls(e.message) }));
+    this.log = log && ((e) => log({ ...e, message: safeText(e.message) }));
     this.credentials = new CredentialStore({
       env, cliConfigFile: options.cliConfigFile, log: this.log, cliConfig: () => this.cliConfig(),
       allowCredentialsHelper: options.allowCredentialsHelper, helperTimeoutMs: options.credentialsHelperTimeoutMs,
@@ -246,6 +246,7 @@ export class Engine {
   async clearCache(): Promise<void> {
     this.credentials.reload();
     this.ociCredentials.reload();
+    this.ociClient?.forgetVerdicts(); // credentials read again: a registry that refused them is asked again
     this.settings = undefined;
     this.cliFiles = undefined;
     this.trust = undefined;

@@ -1,6 +1,6 @@
 // Builds the one Engine from the settings, and adapts it to the features' RegistryBackend.
 import { describeSource, Engine, EngineOptions, LogEntry } from '../engine/engine';
-import { redactUrls } from '../engine/net/http-errors';
+import { safeText } from '../engine/net/http-errors';
 import type { FeatureLog } from './context';
 import type { RegistryBackend } from './lookup';
 import type { FeatureSettings } from './settings';
@@ -26,7 +26,7 @@ export function engineOptions(s: FeatureSettings, cacheDir: string, log: Feature
     // The engine never passes tokens to the log; URLs are still stripped of user:password and of
     // signature/token query values (pre-signed download URLs) before they reach the log.
     log: (e: LogEntry) => {
-      const m = redactUrls(e.message);
+      const m = safeText(e.message);
       if (e.level === 'error') log.error(m);
       else if (e.level === 'warn') log.warn(m);
       else if (e.level === 'info' || m.startsWith('GET ')) log.info(m); // request timings

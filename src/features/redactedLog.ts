@@ -2,7 +2,10 @@
 // through redactUrls, so a module source, an error from git or a helper, or a pre-signed URL in a
 // message never shows user:password or a secret query value, whoever forgot to clean it.
 // Pure (no vscode import): it wraps any object with the LogOutputChannel's writing methods.
-import { redactUrls } from '../engine/net/http-errors';
+import { safeText } from '../engine/net/http-errors';
+
+// a log line: one line (a server's newline escaped); a stack trace keeps its own line breaks
+const redactUrls = (text: string, keep = ''): string => safeText(text, keep);
 
 /** The methods of vscode.LogOutputChannel (and OutputChannel) that write text. */
 const WRITERS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
@@ -12,7 +15,7 @@ function redactArg(arg: unknown): unknown {
   if (arg instanceof Error) {
     const e = new Error(redactUrls(arg.message));
     e.name = arg.name;
-    e.stack = arg.stack === undefined ? undefined : redactUrls(arg.stack);
+    e.stack = arg.stack === undefined ? undefined : redactUrls(arg.stack, '\n');
     return e;
   }
   if (arg !== null && typeof arg === 'object') {

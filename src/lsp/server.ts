@@ -10,7 +10,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Engine } from '../engine/engine';
 import { LOCK_FILE_NAME } from '../engine/lockfile';
-import { redactUrls } from '../engine/net/http-errors';
+import { safeText } from '../engine/net/http-errors';
 import type { LineRange } from '../features/completion';
 import type { FeatureContext, FeatureLog } from '../features/context';
 import { registryDiagnostics } from '../features/diagnostics';
@@ -59,14 +59,14 @@ export class TofuRegistryServer implements FeatureContext {
   refreshTimer?: NodeJS.Timeout;
 
   constructor(readonly connection: Connection, readonly options: ServerOptions) {
-    // Every line goes through redactUrls (user:password, signed query values) and to stderr too;
+    // Every line goes through safeText (user:password, signed query values, sent credentials, control characters) and to stderr too;
     // window/logMessage carries info and above (debug only on stderr). Never stdout: that is the protocol's.
     const send = (type: 1 | 2 | 3 | 4, m: string) => {
-      const line = redactUrls(m);
+      const line = safeText(m);
       process.stderr.write(`[tofu-registry] ${line}\n`);
       if (type < 4) void connection.sendNotification('window/logMessage', { type, message: line });
     };
-    this.log = { error: (m) => send(1, m), warn: (m) => send(2, m), info: (m) => send(3, m), debug: (m) => { process.stderr.write(`[tofu-registry] ${redactUrls(m)}\n`); } };
+    this.log = { error: (m) => send(1, m), warn: (m) => send(2, m), info: (m) => send(3, m), debug: (m) => { process.stderr.write(`[tofu-registry] ${safeText(m)}\n`); } };
     this.engineRef = this.newEngine();
     this.lookup = new RegistryLookup(backendOf(this.engineRef));
     this.types = new ModuleTypes(this);

@@ -2,7 +2,7 @@
 // mirrored/upToDate/failed arrays as its public JSON contract (field names must not change).
 
 import type { ProviderAddress } from '../addresses';
-import { redactUrls, shortText } from '../net/http-errors';
+import { safeText, shortText } from '../net/http-errors';
 
 /** How much of a failure's detail and of a name or version from a registry a message quotes (shortText). */
 export const MAX_DETAIL_CHARS = 4000;
@@ -55,7 +55,7 @@ export const STEP_LABEL: Record<MirrorStep, string> = {
  * left out when there is no provider, e.g. an unreadable configuration file).
  */
 export function mirrorFailure(provider: string, version: string, platform: string, step: MirrorStep, detail: string): MirrorFailure {
-  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${shortText(redactUrls(detail), MAX_DETAIL_CHARS)}` };
+  return { provider, version, platform, step, message: `${failurePrefix(provider, version, platform)}${STEP_LABEL[step]}: ${shortText(safeText(detail), MAX_DETAIL_CHARS)}` };
 }
 
 /** The part of a failure message after `PROVIDER VERSION PLATFORM: ` (for tables that show those in columns). */

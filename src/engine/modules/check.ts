@@ -5,7 +5,7 @@ import type { ConfigFile, Diagnostic } from '../config/ast';
 import type { FileSummary, ModuleCall } from '../config/extract';
 import { findConfigFiles, loadConfigDir, isConfigFileName, parseConfig } from '../config/files';
 import { mapLimit } from '../fstree';
-import { redactUrls } from '../net/http-errors';
+import { safeText } from '../net/http-errors';
 import { checkOutputReferences, moduleCallsOfDirectory, outputReferences } from './outputs';
 import { analyzeVariable, interfaceFromFiles } from './variables';
 import { checkModuleCall } from './inputs';
@@ -59,7 +59,7 @@ export async function checkFile(
         if (onUnresolved) { onUnresolved(call, err); return []; }
         return [{
           // The resolver's errors are redacted at their source; this covers any other thrower.
-          message: `Cannot check the inputs of module "${call.name}": ${redactUrls(err instanceof Error ? err.message : String(err))}`,
+          message: `Cannot check the inputs of module "${call.name}": ${safeText(err instanceof Error ? err.message : String(err))}`,
           range: call.source!.range, severity: 'warning' as const,
         }];
       }

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { parseModuleSource, splitSubdir } from '../addresses/module-source';
 import type { ModuleSource } from '../addresses/module-source';
 import { withOpenFile } from '../fstree';
-import { redactUrls, shownUrl } from '../net/http-errors';
+import { redactUrls, safeText, shownUrl } from '../net/http-errors';
 
 export interface ModuleRequest {
   /** Directory of the configuration that contains the module block. */
@@ -87,6 +87,6 @@ export async function locateModule(req: ModuleRequest, opts: LocateOptions): Pro
     throw new Error(opts.installed ? `module ${shown} is not installed (run tofu init)` : 'not a local module, and remote modules are not read here');
   }
   if (opts.fetch === false) throw new Error(`module ${shown} is not installed, and registry lookups are disabled`);
-  if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(shown)}: ${redactUrls(src.error ?? 'unrecognised')}`);
+  if (src.kind === 'unknown') throw new Error(`invalid module source ${JSON.stringify(shown)}: ${safeText(src.error ?? 'unrecognised')}`);
   return opts.fetcher.fetchPackage(req, src);
 }

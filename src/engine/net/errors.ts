@@ -1,5 +1,8 @@
 // The one error type the engine throws for anything registry/network related. Messages are
-// user-facing: they name the host and URL and say what was wrong. They never contain tokens.
+// user-facing: they name the host and URL and say what was wrong. They never contain tokens: a
+// credential value sent in this run is "***" whatever a server echoed, and a control character a
+// server put in a name or a text is escaped (one message, one line).
+import { escapeControls, redactSentSecrets } from './shown-text';
 
 export type RegistryErrorCode =
   | 'not-found'
@@ -34,7 +37,7 @@ export class RegistryError extends Error {
   readonly status?: number;
 
   constructor(code: RegistryErrorCode, message: string, init: RegistryErrorInit = {}) {
-    super(message, init.cause !== undefined ? { cause: init.cause } : undefined);
+    super(escapeControls(redactSentSecrets(message)), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.name = 'RegistryError';
     this.code = code;
     this.host = init.host;

@@ -1,6 +1,7 @@
 // Turns undici/Node failures and HTTP statuses into RegistryErrors with user-facing messages
 // that name the host, the URL and what was wrong.
 import { RegistryError } from './errors';
+import { escapeControls, redactSentSecrets } from './shown-text';
 
 export function hostOf(url: string): string {
   try { return new URL(url).host; } catch { return shownUrl(url); }
@@ -55,7 +56,7 @@ const PARAM_IN_TEXT = /([?&;#])([^\s=&;#?"'<>]+)=([^\s&;#"'<>)\]]*)/g;
  * a log, the CLI's output or an error.
  */
 export function redactUrls(message: string): string {
-  const urls = message.replace(URL_IN_TEXT, (match) => {
+  const urls = redactSentSecrets(message).replace(URL_IN_TEXT, (match) => {
     const raw = match.replace(/[.,;:!?]+$/, ''); // sentence punctuation after a URL is not part of it
     return shownUrl(raw) + match.slice(raw.length);
   });
@@ -66,6 +67,16 @@ export function redactUrls(message: string): string {
   });
 }
 
+/**
+ * A message or log line made fit for a person or a log — the one step before it leaves the
+ * process: URLs' secrets and every credential value sent in this run as "***" (redactUrls),
+ * control characters escaped (`keep` lists those left, e.g. the line breaks of a stack trace).
+ * The CLI's printing layer uses shownOutput (shown-text.ts) instead: --show-secrets prints URLs as sent.
+ */
+export function safeText(text: string, keep = ''): string {
+  return escapeControls(redactUrls(text), keep);
+}
+
 /** Longest hostile string (a version, a module name, a discovery value, a location) a message quotes whole. */
 export const MAX_SHOWN_CHARS = 2000;
 
@@ -73,7 +84,8 @@ export const MAX_SHOWN_CHARS = 2000;
  * `text` cut to `max` characters with an ellipsis and how much was left out: a registry may send a
  * megabyte where a name belongs, and a message must stay a line a person can read.
  */
-export function shortText(text: string, max = MAX_SHOWN_CHARS): string {
+export function shortText(raw: string, max = MAX_SHOWN_CHARS): string {
+  const text = escapeControls(raw); // a value from a server is quoted on one line, as written
   if (text.length <= max) return text;
   const keep = Math.max(1, max - 40);
   return `${text.slice(0, keep)}… (${text.length - keep} more characters)`;
@@ -153,7 +165,7 @@ export function translateError(err: unknown, rawUrl: string, timeoutMs: number):
   return new RegistryError('network', `request to ${url} failed: ${e?.message ?? String(err)}`, init);
 }
 
-/** An error's message on one line (for failure messages and the report). */
+/** An error's message on one line (for failure messages and the report), safe to show. */
 export function errorText(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+  return safeText((err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' '));
 }

@@ -8,6 +8,7 @@ import { createDispatcher } from './dispatcher';
 import { RegistryError } from './errors';
 import { translateError, statusError, hostOf, shownUrl } from './http-errors';
 import { parseJsonBounded } from './json-depth';
+import { rememberSentSecret } from './shown-text';
 
 export const MiB = 1024 * 1024;
 /** Default bound on one whole download (archives): 30 minutes. */
@@ -191,7 +192,10 @@ export class HttpClient {
       // Credentials only to the host (incl. port) the request started at.
       if (options.auth && current.host === origin && current.protocol === 'https:') {
         const token = await this.opts.credentials?.(current);
-        if (token) headers.authorization = `Bearer ${token}`;
+        if (token) {
+          rememberSentSecret(token); // never printed, even when a server echoes it
+          headers.authorization = `Bearer ${token}`;
+        }
       }
       seen.add(current.href);
       const started = Date.now();

@@ -6,10 +6,15 @@
 //       refresh (identity) token, the OAuth2 POST grant_type=refresh_token; an access token
 //       configured as such is sent as is. Tokens are cached per registry and scope set until they
 //       expire (expires_in, default 60 s as the spec says, less a margin).
+// The realm may be on another host (Docker Hub's is auth.docker.io; OpenTofu, ORAS and Docker send
+// it the registry's credentials too): it gets them only over HTTPS, and a realm that redirects is
+// not followed — credentials are never sent after a redirect. Every value sent, and every token
+// received, is remembered so that no output or log shows it (net/shown-text.ts).
 import { Dispatcher, request } from 'undici';
 import { RegistryError } from '../net/errors';
 import { shortText, shownUrl, translateError } from '../net/http-errors';
 import { parseJsonBounded } from '../net/json-depth';
+import { rememberSentSecret } from '../net/shown-text';
 import type { OciCredential } from './credentials';
 
 export interface Challenge {
@@ -66,7 +71,7 @@ const MAX_TOKEN_RESPONSE = 1024 * 1024;
 /** Asks the realm for a token; returns it with its lifetime in ms. */
 export async function fetchToken(t: TokenRequest): Promise<{ token: string; lifetimeMs: number }> {
   const c = t.credential;
-  if (c?.accessToken) return { token: c.accessToken, lifetimeMs: 60_000 };
+  if (c?.accessToken) { rememberSentSecret(c.accessToken); return { token: c.accessToken, lifetimeMs: 60_000 }; }
   let realm: URL;
   try { realm = new URL(t.realm); } catch {
     throw new RegistryError('protocol', `the registry for ${t.what} named an invalid token realm ${JSON.stringify(shortText(t.realm, 200))}`);
@@ -78,6 +83,7 @@ export async function fetchToken(t: TokenRequest): Promise<{ token: string; life
   let method: 'GET' | 'POST' = 'GET';
   let body: string | undefined;
   if (c?.refreshToken) {
+    rememberSentSecret(c.refreshToken);
     method = 'POST';
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: c.refreshToken, client_id: 'tofu-registry' });
     if (t.service) form.set('service', t.service);
@@ -87,7 +93,11 @@ export async function fetchToken(t: TokenRequest): Promise<{ token: string; life
   } else {
     if (t.service) realm.searchParams.set('service', t.service);
     for (const s of t.scopes) realm.searchParams.append('scope', s);
-    if (c?.username !== undefined && c.password !== undefined) headers.authorization = `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+    if (c?.username !== undefined && c.password !== undefined) {
+      const blob = Buffer.from(`${c.username}:${c.password}`).toString('base64');
+      for (const secret of [c.password, `${c.username}:${c.password}`, blob]) rememberSentSecret(secret);
+      headers.authorization = `Basic ${blob}`;
+    }
   }
   const shown = shownUrl(realm.href);
   const deadline = AbortSignal.timeout(t.timeoutMs);
@@ -118,6 +128,9 @@ export async function fetchToken(t: TokenRequest): Promise<{ token: string; life
     throw new RegistryError(res.statusCode === 401 ? 'unauthorized' : 'forbidden',
       `the token server ${shown} refused ${how} for ${t.what} (${res.statusCode})`, init);
   }
+  if (res.statusCode >= 300 && res.statusCode < 400) {
+    throw new RegistryError('protocol', `the token server ${shown} redirected (${res.statusCode}) the request for ${t.what}: not followed, credentials are never sent after a redirect`, init);
+  }
   if (res.statusCode < 200 || res.statusCode > 299) {
     throw new RegistryError(res.statusCode >= 500 ? 'server-error' : 'http-error', `the token server ${shown} answered ${res.statusCode} for ${t.what}`, init);
   }
@@ -127,6 +140,7 @@ export async function fetchToken(t: TokenRequest): Promise<{ token: string; life
   }
   const token = typeof doc?.token === 'string' && doc.token ? doc.token : typeof doc?.access_token === 'string' ? doc.access_token : '';
   if (!token || /[\r\n]/.test(token)) throw new RegistryError('protocol', `the token server ${shown} sent no token for ${t.what}`, init);
+  rememberSentSecret(token); // sent with every request from now on
   const expires = typeof doc.expires_in === 'number' && doc.expires_in > 0 ? doc.expires_in : 60;
   return { token, lifetimeMs: Math.min(expires, 24 * 3600) * 1000 };
 }

@@ -81,7 +81,17 @@ export class OciClient extends OciTransport {
    * per page; at most `maxPages`, default 100); [] when the repository does not exist (404).
    */
   async listTags(repo: OciRepository, opts: CallOptions & { maxPages?: number; pageSize?: number } = {}): Promise<string[]> {
+    return (await this.listTagsChecked(repo, opts)).tags;
+  }
+
+  /**
+   * listTags, saying how many names the registry listed that are not tags by the distribution
+   * spec's grammar (`[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}`): those are dropped — a name such as
+   * `../../x` or one holding a newline is never shown, completed or put in a URL — with one log note.
+   */
+  async listTagsChecked(repo: OciRepository, opts: CallOptions & { maxPages?: number; pageSize?: number } = {}): Promise<{ tags: string[]; invalid: number }> {
     const tags: string[] = [];
+    let invalid = 0;
     const seen = new Set<string>();
     let url = `${this.base(repo)}/tags/list?n=${opts.pageSize ?? 1000}`;
     for (let page = 0; ; page++) {
@@ -89,15 +99,23 @@ export class OciClient extends OciTransport {
         throw new RegistryError('too-large', `${repositoryName(repo)} lists more than ${(opts.maxPages ?? 100)} pages of tags (${shownUrl(url)})`, { host: repo.registry, url: shownUrl(url) });
       }
       seen.add(url);
-      const a = await this.call({ method: 'GET', repo, url, scopes: [pull(repo)], idempotent: true, action: 'list the tags of', signal: opts.signal });
-      if (a.res.statusCode === 404) { await drain(a.res); return tags; }
-      await this.expect(a, [200], repo, 'list the tags of');
-      const doc = await this.readJson(a, repo, MAX_TAG_PAGE_BYTES, 'tag list');
-      const list = (doc as { tags?: unknown })?.tags;
+      const a = await this.callAndRead({ method: 'GET', repo, url, scopes: [pull(repo)], idempotent: true, action: 'list the tags of', signal: opts.signal }, async (got) => {
+        if (got.res.statusCode === 404) { await drain(got.res); return undefined; }
+        await this.expect(got, [200], repo, 'list the tags of');
+        return { url: got.url, headers: got.headers, doc: await this.readJson(got, repo, MAX_TAG_PAGE_BYTES, 'tag list') };
+      });
+      if (!a) return { tags, invalid };
+      const list = (a.doc as { tags?: unknown })?.tags;
       if (list !== null && list !== undefined && !Array.isArray(list)) throw this.protocol(repo, a.url, 'the tag list is not a list');
-      for (const t of (list ?? []) as unknown[]) if (typeof t === 'string') tags.push(t);
+      for (const t of (list ?? []) as unknown[]) {
+        if (typeof t === 'string' && !tagProblem(t)) tags.push(t);
+        else invalid++;
+      }
       const next = nextLink(a.headers.link, a.url);
-      if (!next) return tags;
+      if (!next) {
+        if (invalid) this.log('warn', `${repositoryName(repo)}: ignored ${invalid} ${invalid === 1 ? 'name' : 'names'} in its tag list that ${invalid === 1 ? 'is not a tag' : 'are not tags'} by the distribution spec's grammar`);
+        return { tags, invalid };
+      }
       if (new URL(next).host !== new URL(a.url).host) throw this.protocol(repo, a.url, `the next page of tags is on another host (${shownUrl(next)})`);
       if (seen.has(next)) throw this.protocol(repo, a.url, 'the tag list pages loop');
       url = next;
@@ -111,9 +129,10 @@ export class OciClient extends OciTransport {
     checkReference(repo, reference);
     const url = `${this.base(repo)}/manifests/${reference}`;
     const accept = (opts.accept ?? [MEDIA_TYPE.imageIndex, MEDIA_TYPE.imageManifest, MEDIA_TYPE.dockerManifestList, MEDIA_TYPE.dockerManifest]).join(', ');
-    const a = await this.call({ method: 'GET', repo, url, scopes: [pull(repo)], headers: { accept }, idempotent: true, action: 'read the manifest of', signal: opts.signal });
-    await this.expect(a, [200], repo, `read the manifest ${reference} of`);
-    const bytes = await this.readCapped(a, repo, opts.maxBytes ?? MAX_MANIFEST_BYTES, 'manifest');
+    const { a, bytes } = await this.callAndRead({ method: 'GET', repo, url, scopes: [pull(repo)], headers: { accept }, idempotent: true, action: 'read the manifest of', signal: opts.signal }, async (got) => {
+      await this.expect(got, [200], repo, `read the manifest ${reference} of`);
+      return { a: got, bytes: await this.readCapped(got, repo, opts.maxBytes ?? MAX_MANIFEST_BYTES, 'manifest') };
+    });
     const digest = this.verifyManifestDigest(repo, reference, bytes, a);
     let manifest: unknown;
     try { manifest = parseJsonBounded(bytes.toString('utf8')); } catch (err) {

@@ -3,11 +3,21 @@
 // sent only to the registry's host, never after a redirect), redirects followed for GET/HEAD,
 // retries with backoff on 429/5xx for idempotent requests only, capped reads, and errors that
 // name the registry, the repository and the URL.
+// Two run-wide verdicts per registry keep a bad registry from costing a run more than once:
+// - credentials: until a registry has accepted the credentials offered to it, requests carrying
+//   them go one at a time; the first refusal (401/403 after credentials) ends every further
+//   request to that registry in this client's life ('skipped: …'), so a wrong password is one
+//   message and one refused request, not one per provider;
+// - time: the request timeout covers connect, headers and the whole body of a read; a read that
+//   timed out is tried once more, and a registry that let both attempts time out is not asked
+//   again for a minute, so a command facing only dead or dripping hosts ends within twice its
+//   timeout. Every credential value sent is remembered (net/shown-text.ts): never printed, even echoed.
 import type { Readable } from 'node:stream';
 import { Dispatcher, request } from 'undici';
 import { createDispatcher } from '../net/dispatcher';
 import { RegistryError, RegistryErrorCode } from '../net/errors';
 import { parseRetryAfter, shortText, shownUrl, translateError } from '../net/http-errors';
+import { rememberSentSecret } from '../net/shown-text';
 import { parseJsonBounded } from '../net/json-depth';
 import { fetchToken, mergeScopes, parseChallenge, TokenCache } from './auth';
 import type { OciCredentialAnswer, OciCredentials } from './credentials';
@@ -64,6 +74,11 @@ export interface Answer {
 }
 
 const RETRY_STATUSES = [429, 502, 503, 504];
+/** How long a registry that let a request time out twice is not asked again. */
+const UNANSWERED_MS = 60_000;
+
+/** A request's hold on its registry's credential probe (see credentialTurn). */
+interface Turn { release?: () => void }
 
 export class OciTransport {
   readonly timeoutMs: number;
@@ -75,6 +90,14 @@ export class OciTransport {
   private readonly schemes = new Map<string, { scheme: 'basic' } | { scheme: 'bearer'; realm: string; service?: string }>();
   private readonly answers = new Map<string, Promise<OciCredentialAnswer | undefined>>();
   private readonly pendingTokens = new Map<string, Promise<string>>();
+  /** Registries that accepted the credentials offered to them. */
+  private readonly trusted = new Set<string>();
+  /** Registries that refused them: the first refusal, which ends every further request. */
+  private readonly refusals = new Map<string, RegistryError>();
+  /** A request with credentials in flight to a registry not yet trusted: the others wait for its verdict. */
+  private readonly probing = new Map<string, Promise<void>>();
+  /** Registries that let a request time out twice: until when they are not asked, and why. */
+  private readonly unanswered = new Map<string, { until: number; error: RegistryError }>();
 
   constructor(protected readonly opts: OciClientOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? 15_000;
@@ -96,6 +119,18 @@ export class OciTransport {
     if (this.disposed) throw new RegistryError('aborted', 'the OCI registry client was closed: the run has ended');
     this.dispatcher ??= createDispatcher({ env: this.opts.env ?? process.env, caFiles: this.opts.caFiles ?? [], proxy: this.opts.proxy, noProxy: this.opts.noProxy, connectTimeoutMs: this.timeoutMs });
     return this.dispatcher;
+  }
+
+  /** Forgets the registries' verdicts (credentials refused, no answer in time): the credentials were read again. */
+  forgetVerdicts(): void {
+    this.trusted.clear();
+    this.refusals.clear();
+    this.unanswered.clear();
+  }
+
+  /** The refusal that ended requests to a registry in this run, if one did. */
+  refusalOf(registry: string): RegistryError | undefined {
+    return this.refusals.get(registry);
   }
 
   protected log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void {
@@ -138,6 +173,7 @@ export class OciTransport {
           realm, service, scopes: mergeScopes([...c.scopes, ...extraScopes]), credential: answer?.credential, source: answer?.source,
           dispatcher: this.getDispatcher(), userAgent: this.userAgent, timeoutMs: this.timeoutMs, signal: c.signal, what: repositoryName(c.repo),
         }).catch((err: unknown) => { throw this.withWhere(err, answer); });
+        rememberSentSecret(token);
         this.tokens.set(key, token, lifetimeMs);
         return `Bearer ${token}`;
       })().finally(() => this.pendingTokens.delete(key));
@@ -181,13 +217,113 @@ export class OciTransport {
     return err;
   }
 
-  /** One logical request: auth (one retry after a 401), redirects for GET/HEAD, retries for idempotent ones. */
-  protected async call(c: Call): Promise<Answer> {
+  /** One logical request: auth (one retry after a 401), redirects for GET/HEAD, retries for idempotent ones (once after a timeout). */
+  protected call(c: Call): Promise<Answer> {
+    return this.withTimeoutRetry(c, () => this.callOnce(c));
+  }
+
+  /** A request and the read of its answer, tried again once together when either timed out (idempotent requests). */
+  protected callAndRead<T>(c: Call, read: (a: Answer) => Promise<T>): Promise<T> {
+    return this.withTimeoutRetry(c, async () => read(await this.callOnce(c)));
+  }
+
+  /**
+   * Runs one attempt, and after a timeout (never the caller's cancellation) one more for an
+   * idempotent request; a second timeout says both and the time they took, and the registry is
+   * not asked again for a while. A registry already known not to answer fails at once.
+   */
+  protected async withTimeoutRetry<T>(c: Call, attempt: () => Promise<T>): Promise<T> {
+    const registry = c.repo.registry;
+    const started = Date.now();
+    const attempts = c.idempotent ? 2 : 1;
+    for (let n = 1; ; n++) {
+      const silent = this.unanswered.get(registry);
+      if (silent && silent.until > Date.now()) {
+        throw new RegistryError('timeout', `skipped: ${registry} did not answer in time earlier in this run (${silent.error.message})`, { host: registry, url: silent.error.url, cause: silent.error });
+      }
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!(err instanceof RegistryError) || err.code !== 'timeout' || c.signal?.aborted || err.message.startsWith('skipped:')) throw err;
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        if (n < attempts) {
+          this.log('info', `${err.message}; trying once more (attempt 2 of 2)`);
+          continue;
+        }
+        const what = `${registry} did not answer in time to ${c.action} ${repositoryName(c.repo)}: ${n} ${n === 1 ? 'attempt' : 'attempts'} of ${Math.round(c.timeoutMs ?? this.timeoutMs) / 1000} s each, ${seconds} s in all (${err.message})`;
+        const final = new RegistryError('timeout', what, { host: registry, url: err.url, cause: err });
+        this.unanswered.set(registry, { until: Date.now() + Math.max(UNANSWERED_MS, 2 * this.timeoutMs), error: final });
+        throw final;
+      }
+    }
+  }
+
+  private async callOnce(c: Call): Promise<Answer> {
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) {
       throw new RegistryError('network-disabled', `network access is disabled (untrusted workspace); not requesting ${shownUrl(c.url)}`, { host: c.repo.registry, url: shownUrl(c.url) });
     }
+    this.throwIfRefused(c);
+    const turn: Turn = {};
+    try {
+      return await this.callWithTurn(c, turn);
+    } finally {
+      turn.release?.();
+    }
+  }
+
+  /** Stops a request to a registry that refused the credentials earlier in this run. */
+  protected throwIfRefused(c: Call): void {
+    const first = this.refusals.get(c.repo.registry);
+    if (first) {
+      throw new RegistryError(first.code, `skipped: ${c.repo.registry} refused the credentials earlier in this run, so nothing more is sent to it (not asked to ${c.action} ${repositoryName(c.repo)})`, { host: c.repo.registry, status: first.status, cause: first });
+    }
+  }
+
+  /**
+   * Waits until this request may offer credentials to its registry: at once when the registry has
+   * accepted them before; otherwise one request at a time until one is answered, so that a wrong
+   * password is refused once and every request waiting behind it stops without being sent.
+   */
+  protected async credentialTurn(c: Call, turn: Turn): Promise<void> {
+    const registry = c.repo.registry;
+    while (!turn.release) {
+      this.throwIfRefused(c);
+      if (this.trusted.has(registry)) return;
+      const busy = this.probing.get(registry);
+      if (!busy) {
+        let done!: () => void;
+        this.probing.set(registry, new Promise<void>((r) => { done = r; }));
+        turn.release = () => { this.probing.delete(registry); done(); };
+        return;
+      }
+      await untilSettled(busy, c.signal);
+    }
+  }
+
+  /** Whether this request will offer credentials (the registry's scheme known, a credential found). */
+  private async offersCredentials(c: Call): Promise<boolean> {
+    return !!(await this.credentialsFor(c.repo))?.credential;
+  }
+
+  /** Records a refusal of offered credentials: it ends every further request to the registry. */
+  private noteRefusal(c: Call, err: unknown, offered: boolean): unknown {
+    if (offered && err instanceof RegistryError && (err.code === 'unauthorized' || err.code === 'forbidden') && !err.message.startsWith('skipped:')
+      && !this.refusals.has(c.repo.registry)) {
+      this.refusals.set(c.repo.registry, err);
+      this.log('warn', `${err.message}; no further request is sent to ${c.repo.registry} in this run`);
+    }
+    return err;
+  }
+
+  private async callWithTurn(c: Call, turn: Turn): Promise<Answer> {
     const maxAttempts = c.idempotent ? (this.opts.maxAttempts ?? 3) : 1;
-    let authorization = await this.authorization(c);
+    let offered = false;
+    let authorization: string | undefined;
+    if (this.schemes.has(c.repo.registry)) {
+      offered = await this.offersCredentials(c);
+      if (offered) await this.credentialTurn(c, turn);
+      authorization = await this.authorization(c).catch((err: unknown) => { throw this.noteRefusal(c, err, offered); });
+    }
     let authTried = false;
     for (let attempt = 1; ; attempt++) {
       const a = await this.send(c, authorization);
@@ -200,14 +336,17 @@ export class OciTransport {
           // a cached token that no longer works: drop it and ask again once
           this.tokens.delete(this.tokenKey(c.repo, c.scopes));
         }
-        authorization = await this.authenticate(c, challenge, a.url);
+        offered = await this.offersCredentials(c);
+        if (offered) await this.credentialTurn(c, turn);
+        authorization = await this.authenticate(c, challenge, a.url).catch((err: unknown) => { throw this.noteRefusal(c, err, offered); });
         attempt--; // the auth round trip is not a failed attempt
         continue;
       }
       if (status === 401 || status === 403) {
         await drain(a.res);
-        throw await this.refused(c, a, !!authorization);
+        throw this.noteRefusal(c, await this.refused(c, a, !!authorization), offered && !!authorization);
       }
+      if (offered && authorization && a.sentTo === c.repo.registry) this.trusted.add(c.repo.registry);
       if (RETRY_STATUSES.includes(status) && attempt < maxAttempts) {
         const retryAfter = parseRetryAfter(a.headers['retry-after']);
         const delay = retryAfter ?? Math.min(4_000, 200 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
@@ -242,7 +381,9 @@ export class OciTransport {
   /** Sends one request; follows redirects of GET/HEAD, credentials only on the registry's own host. */
   protected async send(c: Call, authorization: string | undefined): Promise<Answer & { sentTo?: string }> {
     let current = new URL(c.url);
-    const deadlineMs = c.deadlineMs ?? this.timeoutMs * 4;
+    // the request timeout covers the whole of a read (connect, headers, body): a registry
+    // dripping a byte a second cannot hold it longer; transfers and uploads set their own deadline
+    const deadlineMs = c.deadlineMs ?? c.timeoutMs ?? this.timeoutMs;
     const deadline = AbortSignal.timeout(deadlineMs);
     const signal = c.signal ? AbortSignal.any([c.signal, deadline]) : deadline;
     const timeoutMs = c.timeoutMs ?? this.timeoutMs;
@@ -344,8 +485,13 @@ export function push(repo: OciRepository): string {
   return `repository:${repo.repository}:pull,push`;
 }
 
-function basic(username: string, password: string): string {
-  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+export function basic(username: string, password: string): string {
+  const blob = Buffer.from(`${username}:${password}`).toString('base64');
+  // what is sent is never printed, whatever a server echoes (the password alone, or the blob)
+  rememberSentSecret(password);
+  rememberSentSecret(`${username}:${password}`);
+  rememberSentSecret(blob);
+  return `Basic ${blob}`;
 }
 
 export function flatten(h: Dispatcher.ResponseData['headers']): Record<string, string> {
@@ -375,6 +521,17 @@ async function readText(res: Dispatcher.ResponseData, max: number): Promise<stri
   } catch { /* what arrived is enough for a message */ }
   discard(res.body);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Resolves when `p` settles, or rejects when the caller cancels first. */
+function untilSettled(p: Promise<unknown>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return p.then(() => undefined, () => undefined);
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new RegistryError('aborted', 'cancelled'));
+    const onAbort = () => reject(new RegistryError('aborted', 'cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(() => undefined, () => undefined).then(() => { signal.removeEventListener('abort', onAbort); resolve(); });
+  });
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

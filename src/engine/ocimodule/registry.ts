@@ -58,20 +58,23 @@ export interface OciTagList {
   repository: string;
   tags: OciTag[];
   newest: string | null;
+  /** Names the registry listed that are not valid tags (dropped, never shown). */
+  invalidTags: number;
 }
 
 /** How long a repository's tag list is reused: one request per repository for a run (outdated, a completion burst). */
 const TAG_LIST_TTL_MS = 60_000;
-const tagLists = new WeakMap<Engine, Map<string, { at: number; tags: Promise<string[]> }>>();
+type CheckedTags = { tags: string[]; invalid: number };
+const tagLists = new WeakMap<Engine, Map<string, { at: number; tags: Promise<CheckedTags> }>>();
 
 /** The tags of a repository, asked once per engine and minute however many calls use it (failures not kept). */
-function repositoryTags(engine: Engine, repo: OciRepository, signal?: AbortSignal): Promise<string[]> {
+function repositoryTags(engine: Engine, repo: OciRepository, signal?: AbortSignal): Promise<CheckedTags> {
   let memo = tagLists.get(engine);
   if (!memo) tagLists.set(engine, (memo = new Map()));
   const key = repositoryName(repo);
   const hit = memo.get(key);
   if (hit && Date.now() - hit.at < TAG_LIST_TTL_MS) return hit.tags;
-  const entry = { at: Date.now(), tags: engine.oci.listTags(repo, { signal }) };
+  const entry = { at: Date.now(), tags: engine.oci.listTagsChecked(repo, { signal }) };
   memo.set(key, entry);
   entry.tags.catch(() => { if (memo!.get(key) === entry) memo!.delete(key); });
   return entry.tags;
@@ -79,9 +82,9 @@ function repositoryTags(engine: Engine, repo: OciRepository, signal?: AbortSigna
 
 /** The repository's tags in ociTagOrder ([] when the repository does not exist). */
 export async function listOciTags(engine: Engine, repo: OciRepository, opts: { selected?: string; signal?: AbortSignal } = {}): Promise<OciTagList> {
-  const tags = await repositoryTags(engine, repo, opts.signal);
+  const { tags, invalid } = await repositoryTags(engine, repo, opts.signal);
   const order = ociTagOrder(tags, opts.selected);
-  return { registry: repo.registry, repository: repo.repository, tags: order, newest: newestOciTag(order) };
+  return { registry: repo.registry, repository: repo.repository, tags: order, newest: newestOciTag(order), invalidTags: invalid };
 }
 
 export interface ResolvedOciModule {

@@ -1,0 +1,68 @@
+// Text from outside — a registry, a git remote, a discovery document, a helper — as a person or a
+// log may see it: control characters escaped (a tag holding a newline cannot write a line of its
+// own, an ESC sequence cannot repaint a terminal, a bidi override cannot reorder what is read), and
+// none of the credential values this process sent, whatever a server echoed back. The messages,
+// the log sinks and the CLI's printing layer all pass through here (http-errors.ts `safeText`).
+
+// C0 controls, DEL, C1 controls, the line and paragraph separators and the bidirectional
+// formatting characters ("Trojan Source", CVE-2021-42574).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `text` with every control character written as an escape (`\n`, `\x1b`, `\u202e`); `keep` lists those left as they are. */
+export function escapeControls(text: string, keep = ''): string {
+  return text.replace(CONTROL, (c) => {
+    if (keep.includes(c)) return c;
+    const code = c.charCodeAt(0);
+    return NAMED[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}
+
+// The secrets sent in this process live on globalThis: each CLI command runs from a bundle of its
+// own (scripts/build.mjs), each with a copy of this module, and the printing layer is in another.
+const KEY = Symbol.for('tofu-registry.sent-secrets');
+/** Shorter values are not tracked: hiding every "abc" in the output would garble it, and such a secret protects nothing. */
+export const MIN_TRACKED_SECRET = 4;
+const MAX_TRACKED = 2000;
+
+function sentSecrets(): Set<string> {
+  const g = globalThis as { [KEY]?: Set<string> };
+  return (g[KEY] ??= new Set<string>());
+}
+
+/**
+ * Records a credential value about to be sent (a password, a Basic blob, a token — also one a
+ * token service handed out), with the forms a server may echo it in (JSON-escaped, URL-encoded):
+ * from then on redactSentSecrets hides it in everything printed or logged by this process.
+ */
+export function rememberSentSecret(value: string | undefined): void {
+  if (!value || value.length < MIN_TRACKED_SECRET) return;
+  const set = sentSecrets();
+  for (const form of new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), escapeControls(value)])) {
+    if (set.has(form)) continue;
+    set.add(form);
+    // a long-running editor session: the oldest go first (a server echoes what it was just sent)
+    if (set.size > MAX_TRACKED) set.delete(set.values().next().value!);
+  }
+}
+
+/** `text` with every credential value sent in this process replaced by "***" (longest first, so a Basic blob goes whole). */
+export function redactSentSecrets(text: string): string {
+  const set = sentSecrets();
+  if (!set.size || !text) return text;
+  let out = text;
+  for (const s of [...set].sort((a, b) => b.length - a.length)) {
+    if (out.includes(s)) out = out.split(s).join('***');
+  }
+  return out;
+}
+
+/**
+ * What the CLI's printing layer writes: the product's own layout (line breaks, tabs) kept, every
+ * other control character escaped and every credential value sent in this run as "***". Server
+ * strings cannot bring a line break here: messages and quoted values were escaped on their way in
+ * (RegistryError, shortText), and --json escapes every control character itself.
+ */
+export function shownOutput(text: string): string {
+  return escapeControls(redactSentSecrets(text), '\n\t');
+}
