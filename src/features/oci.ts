@@ -102,6 +102,8 @@ export interface OciDiagnosticsResult {
  */
 export function ociDiagnostics(ctx: FeatureContext, modules: readonly ModuleRef[], networkAllowed: boolean): OciDiagnosticsResult {
   const out: OciDiagnosticsResult = { diagnostics: [], network: [] };
+  // a registry that refused the credentials is one diagnostic (on its first call), not one per call
+  const refusedBy = new Set<string>();
   for (const ref of modules) {
     const src = ociSourceOfRef(ref);
     if (!src || !ref.source) continue;
@@ -125,7 +127,11 @@ export function ociDiagnostics(ctx: FeatureContext, modules: readonly ModuleRef[
     if (err instanceof RegistryError && err.code === 'not-found') {
       out.diagnostics.push({ range, severity: 'error', code: 'not-found', message: notFoundMessage(ctx, src, err) });
     } else if (err instanceof RegistryError && (err.code === 'unauthorized' || err.code === 'forbidden')) {
-      out.diagnostics.push({ range, severity: 'error', code: 'auth', message: err.message });
+      if (refusedBy.has(src.registry)) continue;
+      refusedBy.add(src.registry);
+      // a request skipped because of an earlier refusal shows that refusal (registry, where the credentials came from)
+      const first = ctx.engine.oci.refusalOf(src.registry) ?? err;
+      out.diagnostics.push({ range, severity: 'error', code: 'auth', message: first.message });
     } else if (err instanceof RegistryError && NETWORK_CODES.has(err.code)) {
       out.network.push({ host: err.host ?? src.registry, message: err.message });
     } else {
