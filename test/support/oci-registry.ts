@@ -49,6 +49,9 @@ export interface ProxiedRequest {
   status: number;
   /** The Authorization header's scheme ("Basic", "Bearer") when one was sent. */
   auth?: string;
+  /** When the request arrived and when its answer was sent (Date.now()). */
+  at: number;
+  answeredAt?: number;
 }
 
 export const DEFAULT_USERS = { tofu: 'tofu-secret-pw' };
@@ -195,8 +198,9 @@ ${auth}`;
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', status: 0, ...(req.headers.authorization ? { auth: req.headers.authorization.split(' ')[0] } : {}) };
+    const entry: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', status: 0, at: Date.now(), ...(req.headers.authorization ? { auth: req.headers.authorization.split(' ')[0] } : {}) };
     this.requests.push(entry);
+    res.on('finish', () => { entry.answeredAt = Date.now(); });
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     const tagList = this.opts.tagPageSize && req.method === 'GET' ? /^\/v2\/(.+)\/tags\/list(?:\?(.*))?$/.exec(req.url ?? '') : null;
     const blobGet = this.opts.redirectBlobs && req.method === 'GET' && /^\/v2\/.+\/blobs\/sha256:[a-f0-9]{64}$/.test(req.url ?? '');

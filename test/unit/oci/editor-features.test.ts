@@ -191,6 +191,22 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     assert.equal(reg.requests.length, 0);
   });
 
+  test('refused credentials: one diagnostic per registry (the refusal, naming where the credentials came from), not one per call; one request offered them', async () => {
+    const ctx = context({ password: 'wrong-again' });
+    const text = `module "a" {\n  source = "oci://${reg.host}/mods/net?tag=1.0.0"\n}\n\nmodule "b" {\n  source = "oci://${reg.host}/mods/other?tag=1.0.0"\n}\n\nmodule "c" {\n  source = "oci://${reg.host}/mods/net?tag=1.2.0"\n}\n`;
+    const refs = collectRefs(parseConfig(text, 'main.tf'), text);
+    reg.resetLog();
+    let r = registryDiagnostics(ctx, refs, new Set());
+    let last = Date.now();
+    const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, refs, new Set()); });
+    try {
+      for (const t0 = Date.now(); Date.now() - last < 300 && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
+    } finally { sub.dispose(); }
+    assert.deepEqual(r.diagnostics.map((x) => x.code), ['auth'], JSON.stringify(r.diagnostics));
+    assert.match(r.diagnostics[0].message, new RegExp(`${reg.host.replace(/\./g, '\\.')} rejected the credentials from oci_credentials`));
+    assert.equal(reg.requests.filter((q) => q.auth).length, 1, 'one request offered the credentials');
+  });
+
   test('quick fixes: "Pin to digest" writes the digest the tag points at, "Update tag to newest" the newest version-like tag', async () => {
     const ctx = context();
     const d = doc(`oci://${reg.host}/mods/net//sub?tag=1.0.0`);
