@@ -63,6 +63,8 @@ export interface EngineOptions {
   /** Attempts on 429/502/503/504 (default 3) and the longest Retry-After honoured (default 10 s). */
   maxAttempts?: number;
   maxRetryDelayMs?: number;
+  /** How long an OCI registry that refused the credentials is not asked again (default: the engine's life). */
+  ociRefusedCredentialsTtlMs?: number;
 }
 
 /**
@@ -260,6 +262,7 @@ export class Engine {
       env: this.options.env ?? process.env, caFiles: this.options.caFiles, proxy: this.options.proxy, noProxy: this.options.noProxy, timeoutMs: this.options.timeoutMs,
       userAgent: this.options.userAgent, log: this.log, networkAllowed: this.options.networkAllowed, credentials: this.ociCredentials,
       maxAttempts: this.options.maxAttempts, maxRetryDelayMs: this.options.maxRetryDelayMs,
+      refusedCredentialsTtlMs: this.options.ociRefusedCredentialsTtlMs,
     });
     return this.ociClient;
   }

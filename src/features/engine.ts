@@ -34,6 +34,9 @@ export function engineOptions(s: FeatureSettings, cacheDir: string, log: Feature
     },
     networkAllowed: () => host.networkAllowed(),
     allowCredentialsHelper: () => host.allowCredentialsHelper(),
+    // a session lasts: a registry that refused the credentials is asked again after 5 minutes
+    // (a fixed password, a new docker login), or at once after "Clear registry cache"
+    ociRefusedCredentialsTtlMs: 5 * 60_000,
   };
 }
 

@@ -45,6 +45,12 @@ export interface OciClientOptions {
   chunkSize?: number;
   log?: (entry: { level: 'debug' | 'info' | 'warn' | 'error'; message: string }) => void;
   networkAllowed?: () => boolean;
+  /**
+   * How long a registry that refused the offered credentials is not asked again (default: the
+   * client's life — a CLI run; the editor and the language server pass minutes, so that a fixed
+   * password or a new `docker login` is tried without restarting them).
+   */
+  refusedCredentialsTtlMs?: number;
 }
 
 export type Method = 'GET' | 'HEAD' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
@@ -93,7 +99,7 @@ export class OciTransport {
   /** Registries that accepted the credentials offered to them. */
   private readonly trusted = new Set<string>();
   /** Registries that refused them: the first refusal, which ends every further request. */
-  private readonly refusals = new Map<string, RegistryError>();
+  private readonly refusals = new Map<string, { error: RegistryError; until: number }>();
   /** A request with credentials in flight to a registry not yet trusted: the others wait for its verdict. */
   private readonly probing = new Map<string, Promise<void>>();
   /** Registries that let a request time out twice: until when they are not asked, and why. */
@@ -130,7 +136,9 @@ export class OciTransport {
 
   /** The refusal that ended requests to a registry in this run, if one did. */
   refusalOf(registry: string): RegistryError | undefined {
-    return this.refusals.get(registry);
+    const r = this.refusals.get(registry);
+    if (r && r.until <= Date.now()) this.refusals.delete(registry);
+    return this.refusals.get(registry)?.error;
   }
 
   protected log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void {
@@ -273,7 +281,7 @@ export class OciTransport {
 
   /** Stops a request to a registry that refused the credentials earlier in this run. */
   protected throwIfRefused(c: Call): void {
-    const first = this.refusals.get(c.repo.registry);
+    const first = this.refusalOf(c.repo.registry);
     if (first) {
       throw new RegistryError(first.code, `skipped: ${c.repo.registry} refused the credentials earlier in this run, so nothing more is sent to it (not asked to ${c.action} ${repositoryName(c.repo)})`, { host: c.repo.registry, status: first.status, cause: first });
     }
@@ -308,8 +316,9 @@ export class OciTransport {
   /** Records a refusal of offered credentials: it ends every further request to the registry. */
   private noteRefusal(c: Call, err: unknown, offered: boolean): unknown {
     if (offered && err instanceof RegistryError && (err.code === 'unauthorized' || err.code === 'forbidden') && !err.message.startsWith('skipped:')
-      && !this.refusals.has(c.repo.registry)) {
-      this.refusals.set(c.repo.registry, err);
+      && !this.refusalOf(c.repo.registry)) {
+      this.refusals.set(c.repo.registry, { error: err, until: Date.now() + (this.opts.refusedCredentialsTtlMs ?? Infinity) });
+      this.trusted.delete(c.repo.registry);
       this.log('warn', `${err.message}; no further request is sent to ${c.repo.registry} in this run`);
     }
     return err;
