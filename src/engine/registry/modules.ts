@@ -2,7 +2,7 @@
 import { ModuleAddress, parseModuleSource } from '../addresses/module-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
 import { HttpClient, JsonResponse, MiB, parseJsonBody } from '../net/http';
-import { shownUrl } from '../net/http-errors';
+import { shortText, shownUrl } from '../net/http-errors';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 import { parseJsonBounded } from '../net/json-depth';
 
@@ -113,6 +113,8 @@ export async function fetchModuleLocation(http: HttpClient, base: string, a: Mod
   }
   location ??= res.headers['x-terraform-get'] || undefined;
   if (!location) throw fail('neither a JSON "location" nor an X-Terraform-Get header');
+  // a location is an address: a newline or an escape sequence in it is an attempt at the terminal
+  if (/[\u0000-\u001f\u007f]/.test(location)) throw fail(`"${shortText(shownUrl(location), 200)}" holds control characters`);
   if (location.startsWith('/') || location.startsWith('./') || location.startsWith('../')) {
     // Against the download endpoint's URL as requested, like tofu (Go's client follows redirects
     // without changing the URL its registry client resolves against).
