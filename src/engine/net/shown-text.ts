@@ -9,12 +9,16 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** `text` with every control character written as an escape (`\n`, `\x1b`, `\u202e`); `keep` lists those left as they are. */
+/**
+ * `text` with every control character written as an escape (`\n`, `\x1b`, `\u202e`); `keep` lists
+ * those left as they are. From DEL up the escape is `\uXXXX`, which is also valid inside the JSON
+ * text of --json (JSON.stringify escapes the C0 controls itself, not DEL, C1 or bidi characters).
+ */
 export function escapeControls(text: string, keep = ''): string {
   return text.replace(CONTROL, (c) => {
     if (keep.includes(c)) return c;
     const code = c.charCodeAt(0);
-    return NAMED[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+    return NAMED[c] ?? (code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
   });
 }
 
