@@ -3,27 +3,25 @@
 // sent only to the registry's host, never after a redirect), redirects followed for GET/HEAD,
 // retries with backoff on 429/5xx for idempotent requests only, capped reads, and errors that
 // name the registry, the repository and the URL.
-// Two run-wide verdicts per registry keep a bad registry from costing a run more than once:
-// - credentials: until a registry has accepted the credentials offered to it, requests carrying
-//   them go one at a time; the first refusal (401/403 after credentials) ends every further
-//   request to that registry in this client's life ('skipped: …'), so a wrong password is one
-//   message and one refused request, not one per provider;
-// - time: the request timeout covers connect, headers and the whole body of a read; a read that
-//   timed out is tried once more, and a registry that let both attempts time out is not asked
-//   again for a minute, so a command facing only dead or dripping hosts ends within twice its
-//   timeout. Every credential value sent is remembered (net/shown-text.ts): never printed, even echoed.
+// The request timeout covers connect, headers and the whole body of a read; what a run learns
+// about each registry (credentials refused, no answer in time) is kept in verdicts.ts, so that a
+// bad registry costs a run once. Every credential value sent is remembered (net/shown-text.ts):
+// never printed, even when a server echoes it.
 import type { Readable } from 'node:stream';
 import { Dispatcher, request } from 'undici';
 import { createDispatcher } from '../net/dispatcher';
 import { RegistryError, RegistryErrorCode } from '../net/errors';
 import { parseRetryAfter, shortText, shownUrl, translateError } from '../net/http-errors';
-import { rememberSentSecret } from '../net/shown-text';
 import { parseJsonBounded } from '../net/json-depth';
 import { fetchToken, mergeScopes, parseChallenge, TokenCache } from './auth';
 import type { OciCredentialAnswer, OciCredentials } from './credentials';
+import { rememberSentSecret } from '../net/shown-text';
+import { RegistryVerdicts, Turn, VerdictCall } from './verdicts';
+import { basic, discard, drain, flatten, MAX_ERROR_BODY, readText, sleep } from './wire';
+
+export { discard, drain, flatten, MAX_ERROR_BODY, pull, push } from './wire';
 import { OciRepository, repositoryName } from './reference';
 
-export const MAX_ERROR_BODY = 64 * 1024;
 
 export interface OciClientOptions {
   env?: NodeJS.ProcessEnv;
@@ -45,11 +43,7 @@ export interface OciClientOptions {
   chunkSize?: number;
   log?: (entry: { level: 'debug' | 'info' | 'warn' | 'error'; message: string }) => void;
   networkAllowed?: () => boolean;
-  /**
-   * How long a registry that refused the offered credentials is not asked again (default: the
-   * client's life — a CLI run; the editor and the language server pass minutes, so that a fixed
-   * password or a new `docker login` is tried without restarting them).
-   */
+  /** How long a registry that refused the credentials is not asked again (default: the client's life, a CLI run). */
   refusedCredentialsTtlMs?: number;
 }
 
@@ -80,11 +74,6 @@ export interface Answer {
 }
 
 const RETRY_STATUSES = [429, 502, 503, 504];
-/** How long a registry that let a request time out twice is not asked again. */
-const UNANSWERED_MS = 60_000;
-
-/** A request's hold on its registry's credential probe (see credentialTurn). */
-interface Turn { release?: () => void }
 
 export class OciTransport {
   readonly timeoutMs: number;
@@ -96,18 +85,12 @@ export class OciTransport {
   private readonly schemes = new Map<string, { scheme: 'basic' } | { scheme: 'bearer'; realm: string; service?: string }>();
   private readonly answers = new Map<string, Promise<OciCredentialAnswer | undefined>>();
   private readonly pendingTokens = new Map<string, Promise<string>>();
-  /** Registries that accepted the credentials offered to them. */
-  private readonly trusted = new Set<string>();
-  /** Registries that refused them: the first refusal, which ends every further request. */
-  private readonly refusals = new Map<string, { error: RegistryError; until: number }>();
-  /** A request with credentials in flight to a registry not yet trusted: the others wait for its verdict. */
-  private readonly probing = new Map<string, Promise<void>>();
-  /** Registries that let a request time out twice: until when they are not asked, and why. */
-  private readonly unanswered = new Map<string, { until: number; error: RegistryError }>();
+  private readonly verdicts: RegistryVerdicts;
 
   constructor(protected readonly opts: OciClientOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? 15_000;
     this.userAgent = opts.userAgent ?? `tofu-registry/0.1.0 (node ${process.version})`;
+    this.verdicts = new RegistryVerdicts({ refusedCredentialsTtlMs: opts.refusedCredentialsTtlMs, log: (m, level) => this.log(level, m) });
   }
 
   async dispose(): Promise<void> {
@@ -129,16 +112,12 @@ export class OciTransport {
 
   /** Forgets the registries' verdicts (credentials refused, no answer in time): the credentials were read again. */
   forgetVerdicts(): void {
-    this.trusted.clear();
-    this.refusals.clear();
-    this.unanswered.clear();
+    this.verdicts.forget();
   }
 
   /** The refusal that ended requests to a registry in this run, if one did. */
   refusalOf(registry: string): RegistryError | undefined {
-    const r = this.refusals.get(registry);
-    if (r && r.until <= Date.now()) this.refusals.delete(registry);
-    return this.refusals.get(registry)?.error;
+    return this.verdicts.refusalOf(registry);
   }
 
   protected log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void {
@@ -227,50 +206,24 @@ export class OciTransport {
 
   /** One logical request: auth (one retry after a 401), redirects for GET/HEAD, retries for idempotent ones (once after a timeout). */
   protected call(c: Call): Promise<Answer> {
-    return this.withTimeoutRetry(c, () => this.callOnce(c));
+    return this.verdicts.withTimeoutRetry(this.about(c), () => this.callOnce(c));
   }
 
   /** A request and the read of its answer, tried again once together when either timed out (idempotent requests). */
   protected callAndRead<T>(c: Call, read: (a: Answer) => Promise<T>): Promise<T> {
-    return this.withTimeoutRetry(c, async () => read(await this.callOnce(c)));
+    return this.verdicts.withTimeoutRetry(this.about(c), async () => read(await this.callOnce(c)));
   }
 
-  /**
-   * Runs one attempt, and after a timeout (never the caller's cancellation) one more for an
-   * idempotent request; a second timeout says both and the time they took, and the registry is
-   * not asked again for a while. A registry already known not to answer fails at once.
-   */
-  protected async withTimeoutRetry<T>(c: Call, attempt: () => Promise<T>): Promise<T> {
-    const registry = c.repo.registry;
-    const started = Date.now();
-    const attempts = c.idempotent ? 2 : 1;
-    for (let n = 1; ; n++) {
-      const silent = this.unanswered.get(registry);
-      if (silent && silent.until > Date.now()) {
-        throw new RegistryError('timeout', `skipped: ${registry} did not answer in time earlier in this run (${silent.error.message})`, { host: registry, url: silent.error.url, cause: silent.error });
-      }
-      try {
-        return await attempt();
-      } catch (err) {
-        if (!(err instanceof RegistryError) || err.code !== 'timeout' || c.signal?.aborted || err.message.startsWith('skipped:')) throw err;
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        if (n < attempts) {
-          this.log('info', `${err.message}; trying once more (attempt 2 of 2)`);
-          continue;
-        }
-        const what = `${registry} did not answer in time to ${c.action} ${repositoryName(c.repo)}: ${n} ${n === 1 ? 'attempt' : 'attempts'} of ${Math.round(c.timeoutMs ?? this.timeoutMs) / 1000} s each, ${seconds} s in all (${err.message})`;
-        const final = new RegistryError('timeout', what, { host: registry, url: err.url, cause: err });
-        this.unanswered.set(registry, { until: Date.now() + Math.max(UNANSWERED_MS, 2 * this.timeoutMs), error: final });
-        throw final;
-      }
-    }
+  private about(c: Call): VerdictCall {
+    return { registry: c.repo.registry, what: `${c.action} ${repositoryName(c.repo)}`, method: c.method, idempotent: c.idempotent,
+      timeoutMs: c.timeoutMs ?? this.timeoutMs, signal: c.signal };
   }
 
   private async callOnce(c: Call): Promise<Answer> {
     if (this.opts.networkAllowed && !this.opts.networkAllowed()) {
       throw new RegistryError('network-disabled', `network access is disabled (untrusted workspace); not requesting ${shownUrl(c.url)}`, { host: c.repo.registry, url: shownUrl(c.url) });
     }
-    this.throwIfRefused(c);
+    this.verdicts.throwIfRefused(this.about(c));
     const turn: Turn = {};
     try {
       return await this.callWithTurn(c, turn);
@@ -279,59 +232,16 @@ export class OciTransport {
     }
   }
 
-  /** Stops a request to a registry that refused the credentials earlier in this run. */
-  protected throwIfRefused(c: Call): void {
-    const first = this.refusalOf(c.repo.registry);
-    if (first) {
-      throw new RegistryError(first.code, `skipped: ${c.repo.registry} refused the credentials earlier in this run, so nothing more is sent to it (not asked to ${c.action} ${repositoryName(c.repo)})`, { host: c.repo.registry, status: first.status, cause: first });
-    }
-  }
-
-  /**
-   * Waits until this request may offer credentials to its registry: at once when the registry has
-   * accepted them before; otherwise one request at a time until one is answered, so that a wrong
-   * password is refused once and every request waiting behind it stops without being sent.
-   */
-  protected async credentialTurn(c: Call, turn: Turn): Promise<void> {
-    const registry = c.repo.registry;
-    while (!turn.release) {
-      this.throwIfRefused(c);
-      if (this.trusted.has(registry)) return;
-      const busy = this.probing.get(registry);
-      if (!busy) {
-        let done!: () => void;
-        this.probing.set(registry, new Promise<void>((r) => { done = r; }));
-        turn.release = () => { this.probing.delete(registry); done(); };
-        return;
-      }
-      await untilSettled(busy, c.signal);
-    }
-  }
-
-  /** Whether this request will offer credentials (the registry's scheme known, a credential found). */
-  private async offersCredentials(c: Call): Promise<boolean> {
-    return !!(await this.credentialsFor(c.repo))?.credential;
-  }
-
-  /** Records a refusal of offered credentials: it ends every further request to the registry. */
-  private noteRefusal(c: Call, err: unknown, offered: boolean): unknown {
-    if (offered && err instanceof RegistryError && (err.code === 'unauthorized' || err.code === 'forbidden') && !err.message.startsWith('skipped:')
-      && !this.refusalOf(c.repo.registry)) {
-      this.refusals.set(c.repo.registry, { error: err, until: Date.now() + (this.opts.refusedCredentialsTtlMs ?? Infinity) });
-      this.trusted.delete(c.repo.registry);
-      this.log('warn', `${err.message}; no further request is sent to ${c.repo.registry} in this run`);
-    }
-    return err;
-  }
 
   private async callWithTurn(c: Call, turn: Turn): Promise<Answer> {
     const maxAttempts = c.idempotent ? (this.opts.maxAttempts ?? 3) : 1;
     let offered = false;
     let authorization: string | undefined;
+    const about = this.about(c);
     if (this.schemes.has(c.repo.registry)) {
-      offered = await this.offersCredentials(c);
-      if (offered) await this.credentialTurn(c, turn);
-      authorization = await this.authorization(c).catch((err: unknown) => { throw this.noteRefusal(c, err, offered); });
+      offered = !!(await this.credentialsFor(c.repo))?.credential;
+      if (offered) await this.verdicts.credentialTurn(about, turn);
+      authorization = await this.authorization(c).catch((err: unknown) => { throw this.verdicts.noteRefusal(about, err, offered); });
     }
     let authTried = false;
     for (let attempt = 1; ; attempt++) {
@@ -345,17 +255,17 @@ export class OciTransport {
           // a cached token that no longer works: drop it and ask again once
           this.tokens.delete(this.tokenKey(c.repo, c.scopes));
         }
-        offered = await this.offersCredentials(c);
-        if (offered) await this.credentialTurn(c, turn);
-        authorization = await this.authenticate(c, challenge, a.url).catch((err: unknown) => { throw this.noteRefusal(c, err, offered); });
+        offered = !!(await this.credentialsFor(c.repo))?.credential;
+        if (offered) await this.verdicts.credentialTurn(about, turn);
+        authorization = await this.authenticate(c, challenge, a.url).catch((err: unknown) => { throw this.verdicts.noteRefusal(about, err, offered); });
         attempt--; // the auth round trip is not a failed attempt
         continue;
       }
       if (status === 401 || status === 403) {
         await drain(a.res);
-        throw this.noteRefusal(c, await this.refused(c, a, !!authorization), offered && !!authorization);
+        throw this.verdicts.noteRefusal(about, await this.refused(c, a, !!authorization), offered && !!authorization);
       }
-      if (offered && authorization && a.sentTo === c.repo.registry) this.trusted.add(c.repo.registry);
+      if (offered && authorization && a.sentTo === c.repo.registry) this.verdicts.accepted(c.repo.registry);
       if (RETRY_STATUSES.includes(status) && attempt < maxAttempts) {
         const retryAfter = parseRetryAfter(a.headers['retry-after']);
         const delay = retryAfter ?? Math.min(4_000, 200 * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
@@ -485,68 +395,4 @@ export class OciTransport {
   protected protocol(repo: OciRepository, url: string, what: string): RegistryError {
     return new RegistryError('protocol', `unexpected answer from ${repo.registry} for ${repositoryName(repo)}: ${what} (${shownUrl(url)})`, { host: repo.registry, url: shownUrl(url) });
   }
-}
-
-export function pull(repo: OciRepository): string {
-  return `repository:${repo.repository}:pull`;
-}
-export function push(repo: OciRepository): string {
-  return `repository:${repo.repository}:pull,push`;
-}
-
-export function basic(username: string, password: string): string {
-  const blob = Buffer.from(`${username}:${password}`).toString('base64');
-  // what is sent is never printed, whatever a server echoes (the password alone, or the blob)
-  rememberSentSecret(password);
-  rememberSentSecret(`${username}:${password}`);
-  rememberSentSecret(blob);
-  return `Basic ${blob}`;
-}
-
-export function flatten(h: Dispatcher.ResponseData['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-  return out;
-}
-
-export async function drain(res: Dispatcher.ResponseData): Promise<void> {
-  await res.body.dump({ limit: MAX_ERROR_BODY }).catch(() => undefined);
-}
-
-export function discard(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-async function readText(res: Dispatcher.ResponseData, max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of res.body) {
-      total += (chunk as Buffer).length;
-      if (total > max) break;
-      chunks.push(chunk as Buffer);
-    }
-  } catch { /* what arrived is enough for a message */ }
-  discard(res.body);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Resolves when `p` settles, or rejects when the caller cancels first. */
-function untilSettled(p: Promise<unknown>, signal?: AbortSignal): Promise<void> {
-  if (!signal) return p.then(() => undefined, () => undefined);
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new RegistryError('aborted', 'cancelled'));
-    const onAbort = () => reject(new RegistryError('aborted', 'cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(() => undefined, () => undefined).then(() => { signal.removeEventListener('abort', onAbort); resolve(); });
-  });
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new RegistryError('aborted', 'cancelled'));
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(t); reject(new RegistryError('aborted', 'cancelled')); }, { once: true });
-  });
 }
