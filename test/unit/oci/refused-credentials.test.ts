@@ -10,6 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
+import { Engine } from '../../../src/engine/engine';
+import { listOciTags, resolveOciModule } from '../../../src/engine/ocimodule/registry';
+import { publishModule } from '../../../src/engine/ocimodule/publish';
 import { Fixture, startFixture, writeConfig } from '../mirror/fixture';
 import { startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { tempDir } from '../../support/temp';
@@ -81,7 +84,7 @@ test('lock --oci-mirror: the same — one refusal, one message, nothing asked af
   assertRefusedOnce('lock --oci-mirror');
 });
 
-test('versions, resolve and publish-module of oci:// offer the credentials once and say where they came from', async () => {
+test('versions, resolve and publish-module of oci:// offer the credentials once and say where they came from; a session that goes on asks nothing more of the registry', async () => {
   const mod = tempDir('oci-refused-mod-');
   writeFileSync(join(mod, 'main.tf'), 'variable "x" {}\n');
   for (const args of [['versions', `oci://${reg.host}/mods/a`], ['resolve', `oci://${reg.host}/mods/a?tag=1.0.0`], ['publish-module', mod, `oci://${reg.host}/mods/a`, '--tag', '1.0.0']]) {
@@ -91,5 +94,21 @@ test('versions, resolve and publish-module of oci:// offer the credentials once 
     assert.equal(r.out.match(/rejected the credentials/g)?.length, 1, r.out);
     assert.ok(r.out.includes(source()), r.out);
     assertRefusedOnce(args[0]);
+  }
+  // one engine, as the editor and the language server keep it: resolve, then the tags and a
+  // publish to other repositories of the same registry — the first refusal ends them all
+  reg.resetLog();
+  const engine = new Engine({ caFiles: [reg.caCertPath], env: { HOME: home }, cliConfigFile: join(home, 'none.tfrc') });
+  try {
+    await assert.rejects(resolveOciModule(engine, `oci://${reg.host}/mods/a?tag=1.0.0`), /rejected the credentials from "auths" entry/);
+    await assert.rejects(listOciTags(engine, { registry: reg.host, repository: 'mods/b' }), new RegExp(`^RegistryError: skipped: ${reg.host.replace(/\./g, '\\.')} refused the credentials earlier`));
+    await assert.rejects(publishModule({ engine, dir: mod, target: `oci://${reg.host}/mods/c`, tags: ['1.0.0'] }), /skipped: .* refused the credentials earlier/);
+    assert.equal(engine.oci.refusalOf(reg.host)?.code, 'unauthorized');
+    assertRefusedOnce('one engine');
+    // the credentials read again (Clear registry cache): the registry is asked again
+    await engine.clearCache();
+    await assert.rejects(listOciTags(engine, { registry: reg.host, repository: 'mods/b' }), /rejected the credentials/);
+  } finally {
+    await engine.dispose();
   }
 });
