@@ -56,7 +56,7 @@ export interface EngineOptions {
   /** How long a credentials helper may take (default 10 s). */
   credentialsHelperTimeoutMs?: number;
   userAgent?: string;
-  /** Never receives tokens; URLs in messages have their secrets redacted (redactUrls). */
+  /** Never receives tokens: messages pass through safeText (URL secrets, credentials sent in the run, control characters). */
   log?: (entry: LogEntry) => void;
   /** false → every network call rejects with code 'network-disabled' without sending. */
   networkAllowed?: () => boolean;

@@ -1,26 +1,27 @@
 // The editor's one log ("Show log"), made safe in one place: every line any feature writes passes
-// through redactUrls, so a module source, an error from git or a helper, or a pre-signed URL in a
-// message never shows user:password or a secret query value, whoever forgot to clean it.
+// through safeText, so a module source, an error from git or a helper, or a pre-signed URL in a
+// message never shows user:password, a secret query value or a credential sent in this session,
+// nor a control character a server sent, whoever forgot to clean it.
 // Pure (no vscode import): it wraps any object with the LogOutputChannel's writing methods.
 import { safeText } from '../engine/net/http-errors';
 
 // a log line: one line (a server's newline escaped); a stack trace keeps its own line breaks
-const redactUrls = (text: string, keep = ''): string => safeText(text, keep);
+const clean = (text: string, keep = ''): string => safeText(text, keep);
 
 /** The methods of vscode.LogOutputChannel (and OutputChannel) that write text. */
 const WRITERS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
 
 function redactArg(arg: unknown): unknown {
-  if (typeof arg === 'string') return redactUrls(arg);
+  if (typeof arg === 'string') return clean(arg);
   if (arg instanceof Error) {
-    const e = new Error(redactUrls(arg.message));
+    const e = new Error(clean(arg.message));
     e.name = arg.name;
-    e.stack = arg.stack === undefined ? undefined : redactUrls(arg.stack, '\n');
+    e.stack = arg.stack === undefined ? undefined : clean(arg.stack, '\n');
     return e;
   }
   if (arg !== null && typeof arg === 'object') {
     // VS Code would serialise it; serialise it here so its strings are redacted too.
-    try { return redactUrls(JSON.stringify(arg)); } catch { return redactUrls(String(arg)); }
+    try { return clean(JSON.stringify(arg)); } catch { return clean(String(arg)); }
   }
   return arg;
 }
