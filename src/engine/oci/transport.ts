@@ -20,7 +20,7 @@ import { RegistryVerdicts, Turn, VerdictCall } from './verdicts';
 import { basic, discard, drain, flatten, MAX_ERROR_BODY, readText, sleep } from './wire';
 
 export { discard, drain, flatten, MAX_ERROR_BODY, pull, push } from './wire';
-import { OciRepository, repositoryName } from './reference';
+import { OciRepository, repositoryName } from '../addresses/oci-reference';
 
 
 export interface OciClientOptions {

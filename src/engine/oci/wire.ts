@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { RegistryError } from '../net/errors';
 import { rememberSentSecret } from '../net/shown-text';
-import type { OciRepository } from './reference';
+import type { OciRepository } from '../addresses/oci-reference';
 
 export const MAX_ERROR_BODY = 64 * 1024;
 
