@@ -37,10 +37,18 @@ commands:
                                                     push DIR as an OpenTofu module package (the same
                                                     files give the same digests; tags set last; a tag
                                                     on other content is refused unless --force)
+  publish-provider DIST --address HOST/NAMESPACE/TYPE (--out DIR | --oci TEMPLATE) [--version V] [--signing-key FILE | --public-key FILE] [--force] [--json]
+                                                    publish your own provider release (the release
+                                                    tooling's zips, SHA256SUMS, .sig), checked, as a
+                                                    static registry site tofu init installs from
+                                                    behind any web server, or into an OCI registry;
+                                                    a published version never changes unless --force;
+                                                    the signing key's passphrase comes from
+                                                    TOFU_REGISTRY_SIGNING_KEY_PASSPHRASE
   lsp [--stdio] [--cache-dir DIR]                   the language server on stdin/stdout, for any editor
                                                     with an LSP client (settings from the client)
 
-network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module, publish-provider):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -106,6 +114,7 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   types: () => (require('./cli/types') as typeof import('./cli/types')).runTypes,
   outdated: () => (require('./cli/outdated') as typeof import('./cli/outdated')).runOutdated,
   'publish-module': () => (require('./cli/publish') as typeof import('./cli/publish')).runPublishModule,
+  'publish-provider': () => (require('./cli/publish-provider') as typeof import('./cli/publish-provider')).runPublishProvider,
   lsp: () => (require('./cli/lsp') as typeof import('./cli/lsp')).runLsp,
 };
 

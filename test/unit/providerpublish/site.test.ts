@@ -177,3 +177,28 @@ test('publish: discovery keeps the services it had (modules.v1 beside providers.
     /already announces providers\.v1 = "https:\/\/elsewhere\.example\/providers\/"/);
   assert.ok(!existsSync(join(out, 'v1/providers/acme/widget/1.1.0')));
 });
+
+test('publish: behind a server that sends no content type at all, a CLI configuration host block stands in for discovery', async () => {
+  const bare = await startBareServer(site, false);
+  const e = new Engine({ env: { HOME: '/nonexistent-home-for-tests' }, caFiles: [testPki().caCertPath], timeoutMs: 5_000, cliConfigFile: writeRc(bare) });
+  try {
+    const bareAddress = `${bare.host}/acme/widget`;
+    const dir = configFor(join(root, 'config-bare'), bareAddress, '1.0.0');
+    const lock = await lockProviders({ engine: e, dirs: [dir], platforms: PLATFORMS });
+    assert.deepEqual(lock.failed, [], JSON.stringify(lock.failed));
+    assert.deepEqual(readLockFile(readFileSync(join(dir, '.terraform.lock.hcl'), 'utf8')).providers[0].hashes, await hashesOf('1.0.0'));
+    const pkg = await e.getProviderPackage(bareAddress, '1.0.0', 'windows', 'amd64');
+    assert.equal(pkg.downloadUrl, `${bare.origin}/v1/providers/acme/widget/1.0.0/terraform-provider-widget_1.0.0_windows_amd64.zip`);
+    assert.equal(bare.count('/.well-known/'), 0, 'discovery answered by the host block');
+    assert.ok(bare.requests.length > 0);
+  } finally {
+    await e.dispose();
+    await bare.stop();
+  }
+});
+
+function writeRc(s: TestHttpsServer): string {
+  const rc = join(root, `tofurc-${s.port}`);
+  writeFileSync(rc, `host "${s.host}" {\n  services = {\n    "providers.v1" = "${s.origin}/v1/providers/"\n  }\n}\n`);
+  return rc;
+}
