@@ -63,16 +63,17 @@ export async function readRelease(dist: string, address: ProviderAddress, versio
   const zipRe = new RegExp(`^${escapeRe(prefix)}([^_]+)_([a-z0-9]+)_([a-z0-9]+)\\.zip$`);
   const zips = names.map((n) => ({ n, m: zipRe.exec(n) })).filter((z) => z.m);
   const versions = [...new Set(zips.map((z) => z.m![1]))].sort();
+  const shown = versions.map((v) => (/^[0-9A-Za-z.+-]+$/.test(v) ? v : JSON.stringify(v))); // file names may hold anything
   if (version === undefined) {
     if (!versions.length) throw new ProviderPublishError(`${dist} holds no ${prefix}VERSION_OS_ARCH.zip (the type comes from --address ${address.address})`);
-    if (versions.length > 1) throw new ProviderPublishError(`${dist} holds packages of several versions (${versions.join(', ')}); choose one with --version`);
+    if (versions.length > 1) throw new ProviderPublishError(`${dist} holds packages of several versions (${shown.join(', ')}); choose one with --version`);
     version = versions[0];
   }
   const parsed = parseVersion(version, 'provider');
   if (typeof parsed === 'string') throw new ProviderPublishError(`invalid provider version ${JSON.stringify(version)}: ${parsed}`);
   try { safeVersion(version); } catch { throw new ProviderPublishError(`version ${JSON.stringify(version)} must be written as MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD] (as in the file names)`); }
   const mine = zips.filter((z) => z.m![1] === version).sort((a, b) => (a.n < b.n ? -1 : 1));
-  if (!mine.length) throw new ProviderPublishError(`${dist} holds no ${prefix}${version}_OS_ARCH.zip${versions.length ? ` (versions there: ${versions.join(', ')})` : ''}`);
+  if (!mine.length) throw new ProviderPublishError(`${dist} holds no ${prefix}${version}_OS_ARCH.zip${versions.length ? ` (versions there: ${shown.join(', ')})` : ''}`);
 
   const stem = `${prefix}${version}`;
   const sumsName = `${stem}_SHA256SUMS`;

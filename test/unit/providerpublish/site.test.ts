@@ -6,7 +6,7 @@
 // executable name are refused with nothing written.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseProviderSource } from '../../../src/engine/addresses/provider-source';
 import { Engine } from '../../../src/engine/engine';
@@ -202,3 +202,19 @@ function writeRc(s: TestHttpsServer): string {
   writeFileSync(rc, `host "${s.host}" {\n  services = {\n    "providers.v1" = "${s.origin}/v1/providers/"\n  }\n}\n`);
   return rc;
 }
+
+test('publish: DIST with several versions needs --version; without a manifest the protocol is 5.0', async () => {
+  const dist = join(root, 'dist-several');
+  await buildRelease(dist, key, { version: '4.0.0' });
+  await buildRelease(dist, key, { version: '4.1.0-beta.1' });
+  rmSync(join(dist, 'terraform-provider-widget_4.1.0-beta.1_manifest.json'));
+  const out = join(root, 'several-site');
+  await refused(publishProvider({ dist, address: parseProviderSource(address), out, publicKey: key.publicArmored }),
+    /holds packages of several versions \(4\.0\.0, 4\.1\.0-beta\.1\); choose one with --version/);
+  await refused(publishProvider({ dist, address: parseProviderSource(address), version: '4.2.0', out, publicKey: key.publicArmored }),
+    /holds no terraform-provider-widget_4\.2\.0_OS_ARCH\.zip \(versions there: 4\.0\.0, 4\.1\.0-beta\.1\)/);
+  assert.ok(!existsSync(out));
+  const r = await publishProvider({ dist, address: parseProviderSource(address), version: '4.1.0-beta.1', out, publicKey: key.publicArmored });
+  assert.equal(r.version, '4.1.0-beta.1');
+  assert.deepEqual(JSON.parse(readFileSync(join(out, 'v1/providers/acme/widget/versions'), 'utf8')).versions[0].protocols, ['5.0']);
+});
