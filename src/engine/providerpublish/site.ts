@@ -68,7 +68,7 @@ export async function publishToSite(opts: { out: string; release: Release; keys:
     }
     const planned = new Set([...files, ...documents].map((f) => f.rel));
     const stale = (await listFiles(abs(versionRel))).map((p) => `${versionRel}/${relative(abs(versionRel), p).split(sep).join('/')}`)
-      .filter((rel) => !planned.has(rel) && !isTemp(rel));
+      .filter((rel) => !planned.has(rel) && !isTemp(rel)).sort();
     conflicts.push(...stale);
 
     // versions: this version's entry added (or, with force, replaced); the others kept as they are

@@ -218,3 +218,21 @@ test('publish: DIST with several versions needs --version; without a manifest th
   assert.equal(r.version, '4.1.0-beta.1');
   assert.deepEqual(JSON.parse(readFileSync(join(out, 'v1/providers/acme/widget/versions'), 'utf8')).versions[0].protocols, ['5.0']);
 });
+
+test('publish: --force with fewer platforms takes the version\'s other files off the site; other versions stay', async () => {
+  const out = join(root, 'force-site');
+  await publishProvider({ dist: join(root, 'dist-1.1.0'), address: parseProviderSource(address), out, signingKey: key.privateArmored });
+  const full = join(root, 'dist-5-full');
+  await buildRelease(full, key, { version: '5.0.0' });
+  await publishProvider({ dist: full, address: parseProviderSource(address), out, publicKey: key.publicArmored });
+  const fewer = join(root, 'dist-5-fewer');
+  await buildRelease(fewer, key, { version: '5.0.0', platforms: ['linux_amd64', 'windows_amd64'] });
+  const v = 'v1/providers/acme/widget/5.0.0';
+  await refused(publishProvider({ dist: fewer, address: parseProviderSource(address), out, publicKey: key.publicArmored }),
+    new RegExp(`${v}/terraform-provider-widget_5\\.0\\.0_SHA256SUMS, .*${v}/terraform-provider-widget_5\\.0\\.0_darwin_arm64\\.zip`));
+  const r = await publishProvider({ dist: fewer, address: parseProviderSource(address), out, publicKey: key.publicArmored, force: true });
+  assert.deepEqual(r.removed, [`${v}/download/darwin/arm64`, `${v}/terraform-provider-widget_5.0.0_darwin_arm64.zip`].sort());
+  assert.ok(!existsSync(join(out, v, 'download/darwin/arm64')));
+  const versions = JSON.parse(readFileSync(join(out, 'v1/providers/acme/widget/versions'), 'utf8')).versions;
+  assert.deepEqual(versions.map((x: { version: string; platforms: unknown[] }) => [x.version, x.platforms.length]), [['1.1.0', 3], ['5.0.0', 2]]);
+});
