@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { MirrorPlan } from '../mirror';
-import type { ArchiveSource, FetchContext, FetchResult } from '../mirror/sources';
-import type { MirrorTarget } from '../mirror/types';
+import type { ArchiveSource, FetchContext, FetchResult } from '../providersources/sources';
+import type { MirrorTarget } from '../providersources/types';
 import { mirrorToOci, OciMirrorOptions, parseRepositoryTemplate, versionTag } from '../ocimirror';
 import { repositoryName } from '../oci';
 import { ProviderPublishError, Release } from './release';

@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderAddress } from '../addresses/provider-source';
-import { safeVersion } from '../mirror/paths';
+import { safeVersion } from '../fstree/safe-paths';
 import { parseJsonBounded } from '../net/json-depth';
 import { h1OfUnpackedZip, h1OfZip, sha256File, unpackedZipFiles } from '../providerpkg/hash';
 import { isPlatform } from '../providerpkg/platform';

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
 import { Engine } from '../../../src/engine/engine';
-import { lockProviders, readLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, readLockFile } from '../../../src/engine/lock';
 import { MEDIA_TYPE } from '../../../src/engine/oci';
 import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { startOciRegistry, TestOciRegistry } from '../../support/oci-registry';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { parseProviderSource } from '../../../src/engine/addresses/provider-source';
 import { Engine } from '../../../src/engine/engine';
-import { lockProviders, readLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, readLockFile } from '../../../src/engine/lock';
 import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { publishProvider, ProviderPublishError } from '../../../src/engine/providerpublish';
 import type { TestHttpsServer } from '../../support/https-server';
