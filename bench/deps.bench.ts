@@ -9,7 +9,7 @@ import type { BenchReporter } from './index';
 import { readyTimed } from './machine';
 import { buildDependencyGraph } from '../src/engine/deps';
 import { Engine } from '../src/engine/engine';
-import { ModuleResolver } from '../src/engine/modules/resolve';
+import { ModuleResolver } from '../src/engine/modulepkg/resolve';
 import { startTestRegistry, TestRegistry } from '../test/support/registry-server';
 import { tarGz } from '../test/unit/types/archives';
 import { removeTempDir, tempDir } from '../test/support/temp';

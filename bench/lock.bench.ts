@@ -17,7 +17,7 @@ import { reportAgainstFloor, roundTripFloor } from './floors';
 import { readyTimed } from './machine';
 import { median, samples } from './stats';
 import { Engine } from '../src/engine/engine';
-import { lockProviders } from '../src/engine/lockfile';
+import { lockProviders } from '../src/engine/lock';
 import { h1OfZip } from '../src/engine/providerpkg/hash';
 import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, packagesOf, PackagesAnswer, providerDefinition } from '../test/support/provider-packages';
 import { startTestRegistry, TestRegistry } from '../test/support/registry-server';

@@ -23,7 +23,7 @@ import type { BenchReporter } from './index';
 import { buildDependencyGraph, rootConfigDirs } from '../src/engine/deps';
 import { Engine } from '../src/engine/engine';
 import { scanConfigDirs } from '../src/engine/mirror/requirements';
-import { ModuleResolver } from '../src/engine/modules/resolve';
+import { ModuleResolver } from '../src/engine/modulepkg/resolve';
 import { dirNodes } from '../src/features/depsTree';
 import { Monorepo, MONOREPO_PLATFORM, serveMonorepoPools, writeMonorepo } from '../test/support/monorepo';
 import { startTestRegistry, TestRegistry } from '../test/support/registry-server';

@@ -4,7 +4,7 @@
 import type { BenchReporter } from './index';
 import { parseHcl, parseExpression } from '../src/engine/config/parser';
 import { extractFile } from '../src/engine/config/extract';
-import { analyzeVariable } from '../src/engine/modules/variables';
+import { analyzeVariable } from '../src/engine/modulepkg/variables';
 import { parseTypeText } from '../src/engine/types/text';
 import { convertValue } from '../src/engine/types/convert';
 import { valueFromExpression } from '../src/engine/types/value';

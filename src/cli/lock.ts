@@ -5,13 +5,13 @@
 //   --json → {"lockFiles":[{"dir","path","changed","providers":[{"provider","version","constraints","hashes","platforms"}]}],
 //             "failed":[{"dir","provider","version","platform","step","message"}]}; exit 1 when anything failed.
 // Progress (one line per package, and per lock file) goes to stderr.
-import { parseRepositoryTemplate } from '../engine/oci/template';
+import { parseRepositoryTemplate } from '../engine/addresses/oci-template';
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliIO, concurrencyOption, flag, moduleLimitsOption, withInterrupt, parseArgs, platformsOption, printJson, reportFailure, UsageError, value } from './common';
 import { makeEngine } from './registry';
 import { isConfigFileName } from '../engine/config/files';
-import { LockReport, LockSource, lockProviders } from '../engine/lockfile';
+import { LockReport, LockSource, lockProviders } from '../engine/lock';
 import { currentPlatform } from '../engine/providerpkg/platform';
 
 export async function runLock(args: string[], io: CliIO): Promise<number> {

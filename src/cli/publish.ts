@@ -1,12 +1,12 @@
 // tofu-registry publish-module DIR oci://HOST/REPO --tag T [--tag T2]... [--annotation k=v]... [--force] [--json]
-//   DIR pushed as the OCI artifact tofu init installs (engine/ocimodule/publish.ts): a deterministic
+//   DIR pushed as the OCI artifact tofu init installs (engine/publish/publish.ts): a deterministic
 //   zip, the same digests for the same files, nothing uploaded when the registry has it, tags last;
 //   a tag that points at other content is refused unless --force. Prints the source addresses.
 //   --json: {"repository","tags","manifestDigest","blobDigest","size","uploaded"}
 //   Exit 0 on success, 1 on failure (a refused tag included), 2 on usage errors.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { publishModule, PublishError, publishTarget } from '../engine/ocimodule/publish';
+import { publishModule, PublishError, publishTarget } from '../engine/publish/publish';
 import { CliIO, flag, parseArgs, printJson, UsageError, values } from './common';
 import { withEngine } from './registry';
 

@@ -5,11 +5,11 @@ import { resolve } from 'node:path';
 import { describeSource, Engine, EngineOptions } from '../engine/engine';
 import { toModuleAddress } from '../engine/registry/modules';
 import { toProviderAddress } from '../engine/registry/providers';
-import { MAX_NAME_CHARS } from '../engine/mirror/types';
+import { MAX_NAME_CHARS } from '../engine/providersources/types';
 import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
-import { listOciTags, OciTag, resolveOciModule } from '../engine/ocimodule/registry';
+import { listOciTags, OciTag, resolveOciModule } from '../engine/modulepkg/oci-registry';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];

@@ -3,7 +3,7 @@
 // temporary directory removed at the end), and the failure contract of every command.
 import type { Engine } from '../engine/engine';
 import { makeTempDir, removeTempDir } from '../engine/fstree';
-import { ModuleResolver } from '../engine/modules/resolve';
+import { ModuleResolver } from '../engine/modulepkg/resolve';
 import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError } from './common';
 import { makeEngine } from './registry';
 

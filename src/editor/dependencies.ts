@@ -8,7 +8,7 @@ import { scanWorkspaceDirs } from './settings';
 import { buildDependencyGraph } from '../engine/deps/graph';
 import { rootConfigDirs } from '../engine/deps/roots';
 import type { Dependency, DependencyGraph } from '../engine/deps/types';
-import { ModuleResolver } from '../engine/modules/resolve';
+import { ModuleResolver } from '../engine/modulepkg/resolve';
 import type { Range } from '../engine/config/ast';
 import type { Engine } from '../engine/engine';
 import { toRange } from './convert';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { scanWorkspaceDirs } from './settings';
 import type { EditorServices } from './services';
-import { LOCK_FILE_NAME, LockProgressEvent, LockReport, lockProviders } from '../engine/lockfile';
+import { LOCK_FILE_NAME, LockProgressEvent, LockReport, lockProviders } from '../engine/lock';
 import { platformsSetting } from '../engine/mirror';
 
 export const LOCK_COMMAND = 'tofuRegistry.lockProviders';

@@ -4,7 +4,7 @@
 // only these features are attached (by file name). Thin adapter over src/features/lockStatus.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LOCK_FILE_NAME } from '../engine/lockfile';
+import { LOCK_FILE_NAME } from '../engine/lock';
 import { LockStatus } from '../features/lockStatus';
 import { toRange } from './convert';
 import { md } from './hover';

@@ -6,7 +6,7 @@
 // Programmatic use (tests) skips every prompt:
 //   executeCommand('tofuRegistry.publishModule', { dir, target, tags, annotations?, force? }) → PublishResult | undefined
 import * as vscode from 'vscode';
-import type { PublishResult } from '../engine/ocimodule/publish';
+import type { PublishResult } from '../engine/publish/publish';
 import { parsePublishTags, publishFromEditor, publishSummary, publishTagsProblem, publishTargetProblem } from '../features/publish';
 import type { EditorServices } from './services';
 

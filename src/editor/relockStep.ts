@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { relockProviders } from '../engine/deps/relock';
 import type { Dependency } from '../engine/deps/types';
 import type { UpgradePlan } from '../engine/deps/upgrade';
-import { LOCK_FILE_NAME, LockReport } from '../engine/lockfile';
+import { LOCK_FILE_NAME, LockReport } from '../engine/lock';
 import { selectVersions } from '../engine/versions/select';
 import { toRange } from './convert';
 import type { DependencyView } from './dependencies';

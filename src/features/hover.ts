@@ -13,7 +13,7 @@ import type { LineRange } from './completion';
 import { locateAttribute } from './locate';
 import type { DocRefs } from './refs';
 import type { OciModuleSource } from '../engine/addresses/oci-source';
-import type { OciTagList, ResolvedOciModule } from '../engine/ocimodule/registry';
+import type { OciTagList, ResolvedOciModule } from '../engine/modulepkg/oci-registry';
 import { ociResolved, ociSourceOfText, ociTags } from './oci';
 
 export const NO_NETWORK = 'Registry lookups are off in this untrusted workspace (no network requests are made). Trust the workspace to see versions and download locations.';

@@ -1,6 +1,6 @@
 // Hover on a provider block of `.terraform.lock.hcl` (Markdown). Pure (no vscode).
-import type { LockedProvider, ProviderCoverage, RequiredProviderInfo } from '../engine/lockfile';
-import { canonicalConstraints } from '../engine/lockfile';
+import type { LockedProvider, ProviderCoverage, RequiredProviderInfo } from '../engine/lock';
+import { canonicalConstraints } from '../engine/lock';
 import { describeConstraint, selectVersions } from '../engine/versions';
 import { code, describeError, esc, NO_NETWORK, Outcome } from './hover';
 

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import {
   collectProviderRequirements, coverageKey, LOCK_FILE_NAME, lockStatus, LockStatusDiagnostic, platformCoverage, ProviderCoverage,
   ProviderRequirements, readLockFile,
-} from '../engine/lockfile';
+} from '../engine/lock';
 import { parseProviderSource } from '../engine/addresses';
-import { ModuleResolver } from '../engine/modules/resolve';
+import { ModuleResolver } from '../engine/modulepkg/resolve';
 import type { FeatureContext } from './context';
 import type { LineRange } from './completion';
 import { isOurFileName } from './documents';

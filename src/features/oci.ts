@@ -6,7 +6,7 @@
 // single-flight, readable synchronously, and settling them recomputes diagnostics in both adapters.
 import type { Position, Range } from '../engine/config/ast';
 import { OciModuleSource, parseOciModuleSource, withOciSelector } from '../engine/addresses/oci-source';
-import { listOciTags, newestOciTag, ociTagOrder, OciTagList, resolveOciModule, ResolvedOciModule } from '../engine/ocimodule/registry';
+import { listOciTags, newestOciTag, ociTagOrder, OciTagList, resolveOciModule, ResolvedOciModule } from '../engine/modulepkg/oci-registry';
 import { RegistryError } from '../engine/net/errors';
 import type { FeatureContext } from './context';
 import { NETWORK_CODES, RegistryLookup, Settled } from './lookup';

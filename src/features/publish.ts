@@ -1,8 +1,8 @@
 // "Publish module to an OCI registry…" as plain data for both adapters: what the prompts accept
 // (the repository as `publishTarget` reads it, tags as the distribution spec allows them) and the
 // run itself (publishModule: deterministic package, tags set last, a moved tag refused unless forced).
-import { tagProblem } from '../engine/oci/reference';
-import { publishModule, PublishRequest, PublishResult, publishTarget } from '../engine/ocimodule/publish';
+import { tagProblem } from '../engine/addresses/oci-reference';
+import { publishModule, PublishRequest, PublishResult, publishTarget } from '../engine/publish/publish';
 import type { FeatureContext } from './context';
 
 /** Why `target` is not a repository to publish to ("oci://HOST/REPO"), or undefined. */

@@ -1,7 +1,7 @@
 // workspace/executeCommand: apply a code lens's fix, and the extension's lock, mirror, module mirror
 // and outdated runs with work-done progress ($/progress), stopped by $/cancelRequest.
 import { CancellationToken, WorkDoneProgressReporter } from 'vscode-languageserver/node';
-import { lockProviders } from '../engine/lockfile';
+import { lockProviders } from '../engine/lock';
 import { mirrorProviders } from '../engine/mirror';
 import { mirrorModules } from '../engine/modmirror';
 import { mirrorToOci } from '../engine/ocimirror';

@@ -9,7 +9,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Engine } from '../engine/engine';
-import { LOCK_FILE_NAME } from '../engine/lockfile';
+import { LOCK_FILE_NAME } from '../engine/lock';
 import { redactUrls } from '../engine/net/http-errors';
 import type { LineRange } from '../features/completion';
 import type { FeatureContext, FeatureLog } from '../features/context';

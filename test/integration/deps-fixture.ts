@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DependencyView } from '../../src/editor/dependencies';
 import type { DepsNode } from '../../src/features/depsTree';
-import { canonicalConstraints, renderLockFile } from '../../src/engine/lockfile';
+import { canonicalConstraints, renderLockFile } from '../../src/engine/lock';
 import { expectedHashes } from '../support/expected-lock';
 import { BuiltRelease, buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../support/provider-packages';
 import { startTestRegistry, TestRegistry } from '../support/registry-server';

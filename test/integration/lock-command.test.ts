@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { LockReport } from '../../src/engine/lockfile';
+import type { LockReport } from '../../src/engine/lock';
 import { h1OfZip } from '../../src/engine/providerpkg/hash';
 import { HOST_PLATFORM } from '../support/platform';
 import type { BuiltRelease } from '../support/provider-packages';

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { LockReport } from '../../src/engine/lockfile';
+import type { LockReport } from '../../src/engine/lock';
 import type { TestRegistry } from '../support/registry-server';
 import { extensionApi, hoverText, ourDiagnostics, positionOf, trustTestCa, waitFor, workspaceDir } from './editor-helpers';
 import { KNOWN, startLockRegistry } from './lock-registry';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TofuRegistryApi } from '../../src/extension';
 import { Engine } from '../../src/engine/engine';
-import { publishModule, PublishResult } from '../../src/engine/ocimodule/publish';
+import { publishModule, PublishResult } from '../../src/engine/publish/publish';
 import { DEFAULT_USERS, startOciRegistry, TestOciRegistry } from '../support/oci-registry';
 import { completions, extensionApi, hoverText, labelOf, openFile, positionOf, waitFor, waitForCodes } from './editor-helpers';
 

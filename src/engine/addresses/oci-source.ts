@@ -5,7 +5,7 @@
 // query — tag `latest` when neither is given. Its refusals are data here (`error.code`), so
 // diagnostics can point at the argument (`args` keeps each one's offsets in the source as written).
 // Pure: no network.
-import { tagProblem } from '../oci/reference';
+import { tagProblem } from './oci-reference';
 import { detectPackage, forcedGetter } from './go-getter';
 
 export type OciSourceErrorCode =

@@ -8,7 +8,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { tryNormalizeHostname } from '../addresses/hostname';
 import { ProviderPattern, parsePatterns, WILDCARD } from './patterns';
-import { parseRepositoryTemplate } from '../oci/template';
+import { parseRepositoryTemplate } from '../addresses/oci-template';
 import { CliConfigDocument, CliConfigFile, parseCliConfig, readCliConfigFiles } from './read';
 
 export type InstallationMethodKind = 'direct' | 'network_mirror' | 'filesystem_mirror' | 'oci_mirror';

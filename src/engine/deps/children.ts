@@ -4,9 +4,9 @@
 // child modules are read from: local and installed ones in place; others fetched through the
 // ModuleResolver once per (source, selected version) however many directories call them; none
 // fetched when the network is not allowed. `installed` is the run's memo of modules.json files.
-import { collectProviderRequirements, ProviderRequirements } from '../lockfile/requirements';
-import { ModuleBudget, ModuleBudgetLimits } from '../modules/budget';
-import { InstalledModules, ModuleResolver, sharedModuleReader } from '../modules/resolve';
+import { collectProviderRequirements, ProviderRequirements } from '../lock/requirements';
+import { ModuleBudget, ModuleBudgetLimits } from '../modulepkg/budget';
+import { InstalledModules, ModuleResolver, sharedModuleReader } from '../modulepkg/resolve';
 
 /** Every provider the module tree rooted at `dir` requires, with each constraint's origin. */
 export function providerRequirements(dir: string, resolver: ModuleResolver | undefined, online: boolean,

@@ -5,12 +5,12 @@
 import * as path from 'node:path';
 import { parseModuleSource, parseOciModuleSource, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Engine } from '../engine';
-import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lockfile/requirements';
-import type { ModuleBudgetLimits } from '../modules/budget';
-import { InstalledModules, ModuleResolver } from '../modules/resolve';
+import { problemText, ProviderRequirements, RequiredProviderInfo } from '../lock/requirements';
+import type { ModuleBudgetLimits } from '../modulepkg/budget';
+import { InstalledModules, ModuleResolver } from '../modulepkg/resolve';
 import { RegistryError } from '../net/errors';
 import { modulePath, providerRequirements } from './children';
-import { localModuleDir } from '../modules/locate';
+import { localModuleDir } from '../modulepkg/locate';
 import { LocalFacts, LocalModuleCall, readLocalFacts, readModuleCalls } from './collect';
 import { ociModuleDependency } from './oci';
 import { evaluateVersions } from './status';
@@ -27,7 +27,7 @@ export interface GraphOptions {
   onProgress?: (done: number, total: number, dir: string) => void;
   /** Directories worked on at once (default 8). */
   concurrency?: number;
-  /** How deep and how large each directory's module tree may be (modules/budget.ts). */
+  /** How deep and how large each directory's module tree may be (modulepkg/budget.ts). */
   moduleLimits?: ModuleBudgetLimits;
   /** What `tofu init` installed, read once per directory chain: one per run (buildDependencyGraph makes it). */
   installed?: InstalledModules;

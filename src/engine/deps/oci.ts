@@ -4,7 +4,7 @@
 // a digest (pinned), or up-to-date. Tags come from the engine's OCI client (listOciTags).
 import type { Engine } from '../engine';
 import type { OciModuleSource } from '../addresses/oci-source';
-import { listOciTags } from '../ocimodule/registry';
+import { listOciTags } from '../modulepkg/oci-registry';
 import { compareVersions, parseVersion } from '../versions/version';
 import type { Dependency, DependencyStatus, OciDependencyStatus } from './types';
 

@@ -7,10 +7,10 @@
 // however many of its providers move; directories moving the same providers share one run.
 import { join, resolve } from 'node:path';
 import type { Engine } from '../engine';
-import { lockProviders } from '../lockfile/lock';
+import { lockProviders } from '../lock/lock';
 import { LOCK_FILE_NAME } from '../lockfile/render';
-import type { LockFailure, LockProgressEvent, LockReport } from '../lockfile/types';
-import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
+import type { LockFailure, LockProgressEvent, LockReport } from '../lock/types';
+import { ModuleResolver, sharedModuleReader } from '../modulepkg/resolve';
 
 export interface RelockRequest {
   engine: Engine;

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { loadConfigDir } from '../config/files';
 import { exhaustedMessage, FS_CONCURRENCY, isExhausted, mapLimit } from '../fstree';
-import { localModuleDir } from '../modules/locate';
+import { localModuleDir } from '../modulepkg/locate';
 
 /**
  * The local module directories `dir` calls (resolved, absolute), override files included. A

@@ -6,12 +6,12 @@ import { mapLimit } from '../fstree';
 import { NetworkMirrorClient } from '../registry/network-mirror';
 import { executeMirror, ProviderRequirement, resolveTargets } from './run';
 import { readDirRequirements } from './requirements';
-import { ArchiveSource, MirrorSource, RegistryLike, RegistrySource } from './sources';
-import { mirrorFailure } from './types';
-import type { MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget } from './types';
+import { ArchiveSource, MirrorSource, RegistryLike, RegistrySource } from '../providersources/sources';
+import { mirrorFailure } from '../providersources/types';
+import type { MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget } from '../providersources/types';
 
-export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from './types';
-export { failureDetail, mirrorFailure, STEP_LABEL } from './types';
+export type { MirrorReport, MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from '../providersources/types';
+export { failureDetail, mirrorFailure, STEP_LABEL } from '../providersources/types';
 export { currentPlatform, defaultPlatforms, platformsSetting } from '../providerpkg/platform';
 export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from '../providerpkg/hash';
 export { DEFAULT_MAX_CONFIG_DIRS, findConfigDirs, readDirRequirements, parseLockFile, scanConfigDirs } from './requirements';

@@ -10,11 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { hostnameToASCII } from '../addresses';
-import { OutputDir, readJsonObject as readJson, writeJsonAtomic } from './outdir';
-import { archiveFilename, insideRoot, safeHostname, safeName, safePlatform, safeVersion } from './paths';
-import type { ProviderAddress } from './types';
+import { OutputDir, readJsonObject as readJson, writeJsonAtomic } from '../fstree/outdir';
+import { archiveFilename, insideRoot, safeHostname, safeName, safePlatform, safeVersion } from '../fstree/safe-paths';
+import type { ProviderAddress } from '../providersources/types';
 
-export { LOCK_NAME, STATE_NAME, MirrorLockedError, writeJsonAtomic } from './outdir';
+export { LOCK_NAME, STATE_NAME, MirrorLockedError, writeJsonAtomic } from '../fstree/outdir';
 
 export interface ArchiveEntry {
   url: string;

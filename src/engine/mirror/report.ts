@@ -1,7 +1,7 @@
 // A report a person can read (Markdown): what was mirrored, what was already up to date, what
 // failed and why, plus ready-to-paste CLI configuration for using the mirror.
-import { failureDetail } from './types';
-import type { MirrorReport } from './types';
+import { failureDetail } from '../providersources/types';
+import type { MirrorReport } from '../providersources/types';
 
 export function renderReportMarkdown(r: MirrorReport, opts: { mirrorUrl?: string } = {}): string {
   const lines: string[] = [];

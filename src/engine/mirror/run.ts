@@ -9,11 +9,11 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from '../providerpkg/hash';
 import { MirrorOutput } from './layout';
-import { archiveFilename, collisionText, FileNameClaims } from './paths';
+import { archiveFilename, collisionText, FileNameClaims } from '../fstree/safe-paths';
 import { mapLimit } from '../fstree';
-import { ArchiveSource, fetchSlots, MirrorStepError, smallRequestLimit } from './sources';
-import { errorText, mirrorFailure } from './types';
-import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from './types';
+import { ArchiveSource, fetchSlots, MirrorStepError, smallRequestLimit } from '../providersources/sources';
+import { errorText, mirrorFailure } from '../providersources/types';
+import type { MirroredArchive, MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget, ProviderAddress } from '../providersources/types';
 
 /** One provider required by one configuration directory. */
 export interface ProviderRequirement {

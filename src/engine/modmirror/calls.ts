@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { extractFile } from '../config/extract';
 import { applyTofuPrecedence, isConfigFileName, isOverrideFile, LoadedFile, loadConfigDir, parseConfig } from '../config/files';
 import { FS_CONCURRENCY, mapLimit, readText, walkTree } from '../fstree';
-import { globRegExp } from '../modules/fetch';
+import { globRegExp } from '../modulepkg/fetch';
 
 export interface ModuleCallRecord {
   /** The module block's label. */

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { hostnameToASCII } from '../addresses';
 import type { ModuleAddress } from '../addresses/module-source';
-import { insideRoot, safeHostname, UnsafePathError } from '../mirror/paths';
+import { insideRoot, safeHostname, UnsafePathError } from '../fstree/safe-paths';
 
 export const MODULES_DIR = 'modules';
 

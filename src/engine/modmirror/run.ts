@@ -9,22 +9,22 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseModuleSource, RegistryModuleSource, splitSubdir } from '../addresses/module-source';
 import { createLimiter, FS_CONCURRENCY } from '../fstree';
-import { smallRequestLimit } from '../mirror/sources';
+import { smallRequestLimit } from '../providersources/sources';
 import type { HttpClient } from '../net/http';
 import { canonicalModuleVersion } from '../registry/modules';
 import { selectVersions } from '../versions';
 import {
   engineCaCertificates, fetchPackage, FetchedPackage, FetchOptions, moduleDirectory, ModuleFetchError, safeRelativePath, shownLocation,
-} from '../modules/fetch';
+} from '../modulepkg/fetch';
 import { indexedDir, indexedFile, indexFiles, ModuleCallRecord, reachableCalls, readModuleCalls } from './calls';
-import { collisionText, FileNameClaims } from '../mirror/paths';
+import { collisionText, FileNameClaims } from '../fstree/safe-paths';
 import { siteModuleName, versionPaths, VersionPaths } from './paths';
 import { ArchiveFacts, ModuleSite } from './site';
 import { packDirectory } from './tarball';
 import { errorText, moduleFailure } from './types';
-import { ModuleBudget, ModuleBudgetLimits, untilAborted } from '../modules/budget';
-import { fetchWithFreshLocation } from '../modules/location';
-import { MAX_NAME_CHARS } from '../mirror/types';
+import { ModuleBudget, ModuleBudgetLimits, untilAborted } from '../modulepkg/budget';
+import { fetchWithFreshLocation } from '../modulepkg/location';
+import { MAX_NAME_CHARS } from '../providersources/types';
 import { shortText } from '../net/http-errors';
 import type { MirroredModule, ModuleFailure, ModuleMirrorProgress, ModuleMirrorStep, ModuleVersionRef, SkippedSource } from './types';
 
@@ -46,7 +46,7 @@ export interface RunOptions {
   onProgress?: (e: ModuleMirrorProgress) => void;
   /** Caps and timeouts of package fetches (tests lower them; gitProtocols "file" for local repositories). */
   fetch?: Omit<Partial<FetchOptions>, 'http' | 'cacheDir' | 'signal'>;
-  /** How deep module calls may nest and how many module versions the run may mirror (modules/budget.ts). */
+  /** How deep module calls may nest and how many module versions the run may mirror (modulepkg/budget.ts). */
   moduleLimits?: ModuleBudgetLimits;
 }
 

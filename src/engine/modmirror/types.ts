@@ -1,6 +1,6 @@
 // Plain data of a module mirror run. The CLI prints ModuleMirrorReport's out, mirrored, upToDate,
 // failed, skipped and cliConfig as its public JSON contract (field names must not change).
-import { errorText, MAX_DETAIL_CHARS, MAX_NAME_CHARS } from '../mirror/types';
+import { errorText, MAX_DETAIL_CHARS, MAX_NAME_CHARS } from '../providersources/types';
 import { shortText } from '../net/http-errors';
 
 export { errorText };

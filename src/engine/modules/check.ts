@@ -6,10 +6,10 @@ import type { FileSummary, ModuleCall } from '../config/extract';
 import { findConfigFiles, loadConfigDir, isConfigFileName, parseConfig } from '../config/files';
 import { mapLimit } from '../fstree';
 import { redactUrls } from '../net/http-errors';
-import { checkOutputReferences, moduleCallsOfDirectory, outputReferences } from './outputs';
-import { analyzeVariable, interfaceFromFiles } from './variables';
+import { checkOutputReferences, moduleCallsOfDirectory, outputReferences } from '../modulepkg/outputs';
+import { analyzeVariable, interfaceFromFiles } from '../modulepkg/variables';
 import { checkModuleCall } from './inputs';
-import type { ModuleResolver, ResolvedModule } from './resolve';
+import type { ModuleResolver, ResolvedModule } from '../modulepkg/resolve';
 
 export interface FileCheckInput {
   path: string;

@@ -7,7 +7,7 @@ import { convertValue } from '../types/convert';
 import { compareStrings } from '../types/model';
 import { renderTypePretty } from '../types/render';
 import { rangeAtPath, valueFromExpression } from '../types/value';
-import type { ModuleInterface, ModuleVariable } from './variables';
+import type { ModuleInterface, ModuleVariable } from '../modulepkg/variables';
 
 /** Arguments of a module block that are not input variables. */
 export const MODULE_META_ARGUMENTS = new Set(['source', 'version', 'count', 'for_each', 'providers', 'depends_on']);

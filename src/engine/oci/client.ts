@@ -14,7 +14,7 @@ import { Readable, Transform } from 'node:stream';
 import { RegistryError } from '../net/errors';
 import { shownUrl, translateError } from '../net/http-errors';
 import { parseJsonBounded } from '../net/json-depth';
-import { digestProblem, OciRepository, repositoryName, sha256Digest, tagProblem } from './reference';
+import { digestProblem, OciRepository, repositoryName, sha256Digest, tagProblem } from '../addresses/oci-reference';
 import { Answer, discard, drain, OciTransport, pull, push } from './transport';
 
 export type { OciClientOptions } from './transport';

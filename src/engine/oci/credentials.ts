@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { CliConfigFile } from '../cliconfig/read';
 import { CredentialsHelperError, jsonObject, runHelperProgram, HELPER_TIMEOUT_MS } from '../credentials/helper';
 import { parseJsonBounded } from '../net/json-depth';
-import { OciRepository, parseOciReference, registryProblem } from './reference';
+import { OciRepository, parseOciReference, registryProblem } from '../addresses/oci-reference';
 
 /** What a registry's auth flow uses: Basic (username/password), a bearer token as is, or an OAuth2 refresh token. */
 export interface OciCredential {

@@ -11,7 +11,7 @@ import { parseRetryAfter, shortText, shownUrl, translateError } from '../net/htt
 import { parseJsonBounded } from '../net/json-depth';
 import { fetchToken, mergeScopes, parseChallenge, TokenCache } from './auth';
 import type { OciCredentialAnswer, OciCredentials } from './credentials';
-import { OciRepository, repositoryName } from './reference';
+import { OciRepository, repositoryName } from '../addresses/oci-reference';
 
 export const MAX_ERROR_BODY = 64 * 1024;
 

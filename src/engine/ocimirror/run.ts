@@ -15,14 +15,14 @@ import { VerifiedPackages } from './verified';
 import { isRegistryError } from '../net/errors';
 import { MirrorEngine, planMirror } from '../mirror';
 import { byTarget, lockMismatch, ProviderRequirement } from '../mirror/run';
-import { fetchSlots, MirrorStepError } from '../mirror/sources';
-import { errorText, mirrorFailure } from '../mirror/types';
-import type { MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from '../mirror/types';
+import { fetchSlots, MirrorStepError } from '../providersources/sources';
+import { errorText, mirrorFailure } from '../providersources/types';
+import type { MirrorFailure, MirrorProgressEvent, MirrorStep, MirrorTarget } from '../providersources/types';
 import { EMPTY_CONFIG, MEDIA_TYPE, OciClient, OciRepository, repositoryName, tagProblem } from '../oci';
 import {
   descriptorPlatform, IndexDescriptor, packageLayer, parseRepositoryTemplate, platformDescriptor, platformManifest,
   providerIndex, readProviderIndex, TemplateError, templateProblem, versionTag,
-} from './layout';
+} from '../providersources/oci-layout';
 
 export interface OciMirrorOptions {
   engine: MirrorEngine & { oci: OciClient; options?: { cacheDir?: string }; cliSettings?(): { hosts: Map<string, { services: Record<string, unknown> }> } };

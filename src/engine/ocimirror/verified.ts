@@ -4,7 +4,7 @@
 // registry's digests with them without asking the origin again.
 import { join } from 'node:path';
 import { CachedLookup } from '../discovery/cache';
-import type { ArchiveDescription } from '../mirror/sources';
+import type { ArchiveDescription } from '../providersources/sources';
 
 const TTL_MS = 90 * 24 * 3600 * 1000;
 

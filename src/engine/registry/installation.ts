@@ -21,8 +21,8 @@ import { MirrorHttp, NetworkMirrorClient } from './network-mirror';
 import type { ProviderVersion, ProviderVersionList } from './providers';
 import { shownUrl } from '../net/http-errors';
 import type { OciClient } from '../oci/client';
-import { repositoryName } from '../oci/reference';
-import { parseRepositoryTemplate, tagVersion } from '../oci/template';
+import { repositoryName } from '../addresses/oci-reference';
+import { parseRepositoryTemplate, tagVersion } from '../addresses/oci-template';
 
 /** The repository an oci_mirror's template gives for a provider (the template itself if it gives none). */
 function ociLocation(template: string, p: ProviderAddress): string {

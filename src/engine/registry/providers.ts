@@ -37,7 +37,7 @@ export interface ProviderPackageMeta {
   /**
    * OpenTofu ≥ 1.12 (`packages`): every platform's hashes and archive size, when the registry
    * sends them. Validated here (platform keys, hash syntax, size > 0); only h1:/zh: hashes are kept.
-   * Not yet trusted: see lockfile/packages.ts for the check against the signed SHA256SUMS.
+   * Not yet trusted: see lock/packages.ts for the check against the signed SHA256SUMS.
    */
   packages?: Record<string, RegistryPackage>;
   /** The endpoint that answered. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { relockProviders } from '../../../src/engine/deps';
-import { lockProviders, LockProgressEvent, readLockFile, renderLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, LockProgressEvent, readLockFile, renderLockFile } from '../../../src/engine/lock';
 import { expectedHashes } from '../../support/expected-lock';
 import type { BuiltRelease } from '../../support/provider-packages';
 import { LockFixture, snapshot, startLockFixture } from '../lockfile/fixture';

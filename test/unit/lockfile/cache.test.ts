@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LockHashCache, PlatformHashes } from '../../../src/engine/lockfile';
+import { LockHashCache, PlatformHashes } from '../../../src/engine/lock';
 import { tempDir } from '../../support/temp';
 
 const entry: PlatformHashes = { h1: ['h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='], zh: [`zh:${'a'.repeat(64)}`], size: 10, via: 'download' };

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countInFlight, InFlight } from '../../support/in-flight';
-import { lockProviders } from '../../../src/engine/lockfile';
+import { lockProviders } from '../../../src/engine/lock';
 import { LockFixture, startLockFixture } from './fixture';
 
 const PLATFORMS = ['darwin_arm64', 'linux_amd64', 'linux_arm64', 'windows_amd64'];

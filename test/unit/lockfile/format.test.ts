@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalConstraints, LOCK_FILE_HEADER, readLockFile, renderLockFile } from '../../../src/engine/lockfile';
+import { canonicalConstraints, LOCK_FILE_HEADER, readLockFile, renderLockFile } from '../../../src/engine/lock';
 import { quoted } from '../../../src/engine/lockfile/render';
 
 const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'lockfiles');

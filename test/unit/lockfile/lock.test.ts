@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockProviders, LockReport, readLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, LockReport, readLockFile } from '../../../src/engine/lock';
 import type { BuiltRelease } from '../../support/provider-packages';
 import { correctPackages, KNOWN, LockFixture, snapshot, startLockFixture } from './fixture';
 

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockProviders, LockReport, readLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, LockReport, readLockFile } from '../../../src/engine/lock';
 import { h1OfZip } from '../../../src/engine/providerpkg/hash';
 import { correctPackages, LockFixture, snapshot, startLockFixture } from './fixture';
 

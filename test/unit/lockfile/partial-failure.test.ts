@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
-import { lockProviders, LockFailure } from '../../../src/engine/lockfile';
+import { lockProviders, LockFailure } from '../../../src/engine/lock';
 import { correctPackages, LockFixture, snapshot, startLockFixture } from './fixture';
 
 let fx: LockFixture;

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { collectProviderRequirements } from '../../../src/engine/lockfile';
-import type { ModuleRequest } from '../../../src/engine/modules/resolve';
+import { collectProviderRequirements } from '../../../src/engine/lock';
+import type { ModuleRequest } from '../../../src/engine/modulepkg/resolve';
 import { tempTree } from '../../support/temp';
 
 const requires = (constraint: string, extra = '') =>

@@ -4,8 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { collectProviderRequirements } from '../../../src/engine/lockfile';
-import { ModuleResolver } from '../../../src/engine/modules/resolve';
+import { collectProviderRequirements } from '../../../src/engine/lock';
+import { ModuleResolver } from '../../../src/engine/modulepkg/resolve';
 import { tempDir, tempTree } from '../../support/temp';
 import { tarGz } from '../types/archives';
 import { LockFixture, startLockFixture } from './fixture';

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lockProviders, readLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, readLockFile } from '../../../src/engine/lock';
 import { tarGz } from '../types/archives';
 import { LockFixture, startLockFixture } from './fixture';
 

@@ -8,7 +8,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as yauzl from 'yauzl';
-import { lockProviders, readLockFile } from '../../../src/engine/lockfile';
+import { lockProviders, readLockFile } from '../../../src/engine/lock';
 import { mirrorProviders } from '../../../src/engine/mirror';
 import { tempDir } from '../../support/temp';
 import { serveStatic } from '../mirror/fixture';

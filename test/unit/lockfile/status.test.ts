@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectProviderRequirements, coverageKey, lockStatus, ProviderCoverage, readLockFile } from '../../../src/engine/lockfile';
+import { collectProviderRequirements, coverageKey, lockStatus, ProviderCoverage, readLockFile } from '../../../src/engine/lock';
 import { lockHover } from '../../../src/features/lockHover';
 import { tempDir } from '../../support/temp';
 

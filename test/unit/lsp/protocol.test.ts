@@ -12,7 +12,7 @@ import { tempDir } from '../../support/registry-helpers';
 import { eventually, LspSession, startLsp } from '../../support/lsp-client';
 import { DEFAULT_USERS as OCI_USERS, startOciRegistry } from '../../support/oci-registry';
 import { Engine } from '../../../src/engine/engine';
-import { publishModule } from '../../../src/engine/ocimodule/publish';
+import { publishModule } from '../../../src/engine/publish/publish';
 
 let reg: TestRegistry;
 let tmp: { path: string; remove: () => void };

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { parseProviderSource } from '../../../src/engine/addresses';
 import { LOCK_NAME, MirrorLockedError, MirrorOutput } from '../../../src/engine/mirror/layout';
-import { archiveFilename, insideRoot, safeFilename, safeHostname, safeVersion } from '../../../src/engine/mirror/paths';
+import { archiveFilename, insideRoot, safeFilename, safeHostname, safeVersion } from '../../../src/engine/fstree/safe-paths';
 import { parseLockFile } from '../../../src/engine/mirror/requirements';
 import { tempDir } from '../../support/temp';
 

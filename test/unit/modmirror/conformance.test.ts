@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { parseModuleSource, RegistryModuleSource } from '../../../src/engine/addresses/module-source';
 import type { Engine } from '../../../src/engine/engine';
 import { mirrorModules } from '../../../src/engine/modmirror';
-import { engineCaCertificates, fetchPackage, moduleDirectory } from '../../../src/engine/modules/fetch';
+import { engineCaCertificates, fetchPackage, moduleDirectory } from '../../../src/engine/modulepkg/fetch';
 import { selectVersions } from '../../../src/engine/versions';
 import type { TestHttpsServer } from '../../support/https-server';
 import { startModuleOrigin, ModuleOrigin, treeOf } from '../../support/module-origin';

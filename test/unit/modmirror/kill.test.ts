@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCK_NAME } from '../../../src/engine/mirror/outdir';
+import { LOCK_NAME } from '../../../src/engine/fstree/outdir';
 import { startModuleOrigin, ModuleOrigin } from '../../support/module-origin';
 import { readSite } from '../../support/module-site';
 import { tempDir } from '../../support/temp';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as tar from 'tar';
 import { packDirectory } from '../../../src/engine/modmirror/tarball';
-import { unpackArchive } from '../../../src/engine/modules/fetch';
+import { unpackArchive } from '../../../src/engine/modulepkg/fetch';
 import { treeOf } from '../../support/module-origin';
 import { tempDir } from '../../support/temp';
 

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { parseConfig } from '../../../src/engine/config';
-import { publishModule } from '../../../src/engine/ocimodule/publish';
+import { publishModule } from '../../../src/engine/publish/publish';
 import { backendOf } from '../../../src/features/engine';
 import { RegistryLookup } from '../../../src/features/lookup';
 import { objectReader, settingsFrom } from '../../../src/features/settings';

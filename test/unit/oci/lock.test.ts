@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { main } from '../../../src/cli';
 import { MEDIA_TYPE } from '../../../src/engine/oci';
 import { mirrorToOci } from '../../../src/engine/ocimirror';
-import { readLockFile } from '../../../src/engine/lockfile';
+import { readLockFile } from '../../../src/engine/lock';
 import { normalizeHashes } from '../../../src/engine/lockfile/render';
 import { h1OfUnpackedZip } from '../../../src/engine/providerpkg/hash';
 import { Fixture, startFixture, writeConfig } from '../mirror/fixture';

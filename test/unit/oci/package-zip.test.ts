@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, wr
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as yauzl from 'yauzl';
-import { buildModulePackage, ModulePackageError } from '../../../src/engine/ocimodule/package-zip';
+import { buildModulePackage, ModulePackageError } from '../../../src/engine/publish/package-zip';
 import { tempDir } from '../../support/temp';
 
 function write(root: string, files: Record<string, string>): void {

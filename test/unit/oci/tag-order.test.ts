@@ -3,7 +3,7 @@
 // their version sorts, then other tags by name; the tag tofu init would use marked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newestOciTag, ociTagOrder } from '../../../src/engine/ocimodule/registry';
+import { newestOciTag, ociTagOrder } from '../../../src/engine/modulepkg/oci-registry';
 
 test('ociTagOrder: version-like newest first, prereleases marked, others after, the selected tag marked', () => {
   const order = ociTagOrder(['latest', '1.0.0', 'v1.10.0', '1.2.0-beta.1', '1.2.0', 'nightly', '1.9.0', 'v1.9.0', '1.0.0']);

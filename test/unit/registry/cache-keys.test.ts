@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { EngineOptions } from '../../../src/engine/engine';
-import { ModuleResolver } from '../../../src/engine/modules/resolve';
+import { ModuleResolver } from '../../../src/engine/modulepkg/resolve';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { sendJson } from '../../support/https-server';
 import { testEngine, withRegistry } from '../../support/registry-helpers';

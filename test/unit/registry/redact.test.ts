@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
-import { fetchModule } from '../../../src/engine/modules/fetch';
+import { fetchModule } from '../../../src/engine/modulepkg/fetch';
 import { HttpClient } from '../../../src/engine/net/http';
 import { redactUrls, shownUrl } from '../../../src/engine/net/http-errors';
 import { NetworkMirrorClient } from '../../../src/engine/registry/network-mirror';

@@ -7,8 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { scanConfigDirs } from '../../../src/engine/mirror/requirements';
-import { engineCaCertificates } from '../../../src/engine/modules/fetch';
-import { ModuleResolver } from '../../../src/engine/modules/resolve';
+import { engineCaCertificates } from '../../../src/engine/modulepkg/fetch';
+import { ModuleResolver } from '../../../src/engine/modulepkg/resolve';
 import { startTestRegistry, TestRegistry } from '../../support/registry-server';
 import { tempDir } from '../../support/temp';
 import { tarGz } from '../types/archives';

@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, sy
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HttpClient } from '../../../src/engine/net/http';
-import { fetchModule, ModuleFetchError } from '../../../src/engine/modules/fetch';
+import { fetchModule, ModuleFetchError } from '../../../src/engine/modulepkg/fetch';
 import { tempDir } from '../../support/temp';
 
 let work: string;

@@ -1,4 +1,4 @@
-// One resolver for a module call's package (modules/locate.ts): the requirement collector, the
+// One resolver for a module call's package (modulepkg/locate.ts): the requirement collector, the
 // module resolver (inputs/outputs), sharedModuleReader (dependency graph, lock) and the pure
 // localModuleDir agree on every kind of source — local, missing local, absolute path, installed by
 // `tofu init` (registry and oci:// calls), not installed — with one message each.
@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectProviderRequirements } from '../../../src/engine/lockfile/requirements';
-import { localModuleDir, locateModule } from '../../../src/engine/modules/locate';
-import { ModuleResolver, sharedModuleReader, InstalledModules } from '../../../src/engine/modules/resolve';
+import { collectProviderRequirements } from '../../../src/engine/lock/requirements';
+import { localModuleDir, locateModule } from '../../../src/engine/modulepkg/locate';
+import { ModuleResolver, sharedModuleReader, InstalledModules } from '../../../src/engine/modulepkg/resolve';
 import { tempDir } from '../../support/temp';
 
 function write(root: string, files: Record<string, string>): void {

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadFile } from '../../../src/engine/config/files';
-import { ModuleResolver } from '../../../src/engine/modules/resolve';
+import { ModuleResolver } from '../../../src/engine/modulepkg/resolve';
 import { checkFile } from '../../../src/engine/modules/check';
-import { variableReferenceAt, variablesOfDirectory } from '../../../src/engine/modules/variables';
+import { variableReferenceAt, variablesOfDirectory } from '../../../src/engine/modulepkg/variables';
 import { extractFile, parseHcl } from '../../../src/engine/config';
 import { inputCursor, moduleInputCompletions, variableMarkdown } from '../../../src/engine/modules/inputs';
 import { main } from '../../../src/cli';
@@ -183,7 +183,7 @@ test('CLI: types convert prints console notation, or the error with exit code 1'
 test('JSON syntax: variable types are type expressions in strings; defaults are checked the same way', async () => {
   const { parseJsonConfig } = await import('../../../src/engine/config/json');
   const { extractFile } = await import('../../../src/engine/config/extract');
-  const { analyzeVariable } = await import('../../../src/engine/modules/variables');
+  const { analyzeVariable } = await import('../../../src/engine/modulepkg/variables');
   const text = '{"variable": {"a": {"type": "list(string)", "default": [1, "x"]}, "b": {"type": "map(number)", "default": {"k": "v"}}}}';
   const vars = extractFile(parseJsonConfig(text), text).variables.map((v) => analyzeVariable(v, text, 'v.tf.json', 'json'));
   assert.equal(vars[0].variable.typeText, 'list(string)');

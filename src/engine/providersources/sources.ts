@@ -10,7 +10,7 @@ import { createLimiter, Limiter } from '../fstree';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from '../providerpkg/download';
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from '../providerpkg/hash';
-import { archiveFilename, safeFilename, UnsafePathError } from './paths';
+import { archiveFilename, safeFilename, UnsafePathError } from '../fstree/safe-paths';
 import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
 import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';

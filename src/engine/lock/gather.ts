@@ -12,15 +12,15 @@ import type { Limiter } from '../fstree';
 import type { Engine } from '../engine';
 import { h1OfUnpackedZip } from '../providerpkg/hash';
 import { sourceFor } from '../mirror';
-import { FetchSlots, fetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../mirror/sources';
-import { OciSource } from '../mirror/oci-source';
-import { parseRepositoryTemplate } from '../oci/template';
+import { FetchSlots, fetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../providersources/sources';
+import { OciSource } from '../providersources/oci-source';
+import { parseRepositoryTemplate } from '../addresses/oci-template';
 import { checkPackages, checkSha256Sums } from '../providerpkg/signature';
-import type { MirrorTarget } from '../mirror/types';
+import type { MirrorTarget } from '../providersources/types';
 import { shownUrl } from '../net/http-errors';
 import { filesystemMirrorVersions } from '../registry/installation';
 import { LockHashCache, PlatformHashes, VersionSums } from './cache';
-import { findFsMirrorPackage } from './fs-mirror';
+import { findFsMirrorPackage } from '../providersources/fs-mirror';
 
 /** Where `lock` takes providers from, as `tofu providers lock` (origin registries unless told otherwise). */
 export type LockSource = { kind: 'registry' } | { kind: 'net-mirror'; url: string } | { kind: 'fs-mirror'; dir: string }

@@ -1,5 +1,5 @@
 // One answer to "where is the package of this module call", for every reader: the requirement
-// collector (lockfile/requirements.ts), the module resolver (inputs and outputs: resolve.ts), the
+// collector (lock/requirements.ts), the module resolver (inputs and outputs: resolve.ts), the
 // dependency graph and the root-module filter (deps/). In `tofu init`'s terms:
 // - a local path (`./x`, `../x`) is the caller's directory joined with it, and must exist;
 // - an absolute path is copied like a remote package: read in place when it exists, else the copy

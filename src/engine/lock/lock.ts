@@ -9,20 +9,20 @@
 import { join, resolve } from 'node:path';
 import type { Engine } from '../engine';
 import { makeTempDir, mapLimit, readText, removeTempDir } from '../fstree';
-import { writeFileAtomic } from '../mirror/outdir';
+import { writeFileAtomic } from '../fstree/outdir';
 import { isPlatform } from '../providerpkg/platform';
-import { MirrorStepError } from '../mirror/sources';
-import { errorText, mirrorFailure } from '../mirror/types';
-import type { MirrorStep } from '../mirror/types';
-import { ModuleBudget, ModuleBudgetLimits } from '../modules/budget';
-import { ModuleResolver, sharedModuleReader } from '../modules/resolve';
+import { MirrorStepError } from '../providersources/sources';
+import { errorText, mirrorFailure } from '../providersources/types';
+import type { MirrorStep } from '../providersources/types';
+import { ModuleBudget, ModuleBudgetLimits } from '../modulepkg/budget';
+import { ModuleResolver, sharedModuleReader } from '../modulepkg/resolve';
 import { compareStrings } from '../types/model';
 import { selectVersions } from '../versions';
 import { lockHashCacheFor, PlatformHashes } from './cache';
 import { coveredPlatforms, sumsPlatforms } from './coverage';
 import { HashGatherer, LockSource } from './gather';
-import { LockedProvider, readLockFile } from './read';
-import { canonicalConstraints, LOCK_FILE_NAME, LockEntry, normalizeHashes, renderLockFile } from './render';
+import { LockedProvider, readLockFile } from '../lockfile/read';
+import { canonicalConstraints, LOCK_FILE_NAME, LockEntry, normalizeHashes, renderLockFile } from '../lockfile/render';
 import { collectProviderRequirements, ModuleDirResolver, problemText, RequiredProviderInfo } from './requirements';
 import type { LockFailure, LockFileReport, LockProgressEvent, LockReport } from './types';
 import { zipHashesOfSums } from '../providerpkg/signature';
@@ -46,7 +46,7 @@ export interface LockProvidersOptions {
   overlay?: ReadonlyMap<string, string>;
   /** Size cap per archive (default 2 GiB). */
   maxArchiveBytes?: number;
-  /** How deep and how large each root module's tree may be (modules/budget.ts; a budget per directory). */
+  /** How deep and how large each root module's tree may be (modulepkg/budget.ts; a budget per directory). */
   moduleLimits?: ModuleBudgetLimits;
 }
 

@@ -4,8 +4,8 @@
 // platforms — plus the lock file's own problems (syntax, OpenTofu's checks).
 import type { Range } from '../config/ast';
 import { selectVersions } from '../versions';
-import type { LockedProvider, LockFile } from './read';
-import { canonicalConstraints } from './render';
+import type { LockedProvider, LockFile } from '../lockfile/read';
+import { canonicalConstraints } from '../lockfile/render';
 import type { ProviderRequirements } from './requirements';
 
 export type LockStatusCode = 'lock-version-mismatch' | 'lock-missing-provider' | 'lock-stale-provider' | 'lock-missing-platform' | 'lock-file';

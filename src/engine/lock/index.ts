@@ -18,10 +18,10 @@
 //   lockStatus({ requirements, lock, lockPath, platforms, coverage })
 //                                 → diagnostics per file: version outside the constraints, provider missing
 //                                    from the lock or no longer required, team platform without h1:.
-export { readLockFile, isHashString } from './read';
-export type { LockFile, LockedProvider, LockDiagnostic, LockDiagnosticCode } from './read';
-export { renderLockFile, canonicalConstraints, normalizeHashes, LOCK_FILE_NAME, LOCK_FILE_HEADER } from './render';
-export type { LockEntry } from './render';
+export { readLockFile, isHashString } from '../lockfile/read';
+export type { LockFile, LockedProvider, LockDiagnostic, LockDiagnosticCode } from '../lockfile/read';
+export { renderLockFile, canonicalConstraints, normalizeHashes, LOCK_FILE_NAME, LOCK_FILE_HEADER } from '../lockfile/render';
+export type { LockEntry } from '../lockfile/render';
 export { collectProviderRequirements, problemText } from './requirements';
 export type { ProviderRequirements, RequiredProviderInfo, ConstraintOrigin, RequirementProblem, CollectOptions, ModuleDirResolver } from './requirements';
 export { lockProviders } from './lock';

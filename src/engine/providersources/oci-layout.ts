@@ -4,11 +4,11 @@
 //   application/vnd.opentofu.provider, one descriptor per platform (its artifactType and
 //   platform {os, architecture}) → an image manifest, artifactType …provider-target, the empty
 //   config of image-spec 1.1 and exactly one `archive/zip` layer: the origin's zip, byte for byte,
-//   so its digest is the signed zh: hash. The repository_template and tags: oci/template.ts.
+//   so its digest is the signed zh: hash. The repository_template and tags: addresses/oci-template.ts.
 // Everything we write is deterministic (no timestamps), so an unchanged run writes the same bytes.
 import { EMPTY_CONFIG, MEDIA_TYPE, sha256Digest } from '../oci';
-export { parseRepositoryTemplate, TemplateError, templateProblem, versionTag, tagVersion } from '../oci/template';
-export type { RepositoryTemplate } from '../oci/template';
+export { parseRepositoryTemplate, TemplateError, templateProblem, versionTag, tagVersion } from '../addresses/oci-template';
+export type { RepositoryTemplate } from '../addresses/oci-template';
 
 export const PROVIDER_ARTIFACT_TYPE = 'application/vnd.opentofu.provider';
 export const PROVIDER_TARGET_ARTIFACT_TYPE = 'application/vnd.opentofu.provider-target';

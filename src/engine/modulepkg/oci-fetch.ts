@@ -8,10 +8,10 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Engine } from '../engine';
-import { unpackArchive } from '../modules/fetch';
-import { ModuleFetchError } from '../modules/fetch-error';
+import { unpackArchive } from './fetch';
+import { ModuleFetchError } from './fetch-error';
 import { digestProblem } from '../oci';
-import type { ResolvedOciModule } from './registry';
+import type { ResolvedOciModule } from './oci-registry';
 
 /** Largest package blob read (as for other module archives). */
 export const MAX_OCI_PACKAGE_BYTES = 64 * 1024 * 1024;

@@ -11,7 +11,7 @@ import { parseOciModuleSource } from '../addresses/oci-source';
 import { makeTempDir, removeTempDir } from '../fstree';
 import { EMPTY_CONFIG, MEDIA_TYPE, repositoryName, sha256Digest, tagProblem } from '../oci';
 import { buildModulePackage } from './package-zip';
-import { MODULE_PACKAGE_ARTIFACT_TYPE, MODULE_PACKAGE_LAYER_TYPE } from './registry';
+import { MODULE_PACKAGE_ARTIFACT_TYPE, MODULE_PACKAGE_LAYER_TYPE } from '../modulepkg/oci-registry';
 
 export class PublishError extends Error {}
 

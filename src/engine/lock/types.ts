@@ -1,6 +1,6 @@
 // Plain data of a lock run. The CLI prints LockReport's lockFiles/failed with exactly the fields of
 // its public JSON contract; the extra fields here (previous*, notes) serve the human output.
-import type { MirrorStep } from '../mirror/types';
+import type { MirrorStep } from '../providersources/types';
 import type { GatherOutcome } from './gather';
 
 export interface LockedProviderReport {

@@ -1,8 +1,8 @@
 // OpenTofu's oci_mirror `repository_template` (internal/command/cliconfig/provider_installation.go)
 // and its tag rule (internal/getproviders/oci_registry_mirror_source.go): a provider version is the
 // tag with its build metadata's "+" written "_".
-import type { ProviderAddress } from '../addresses/provider-source';
-import { OciReferenceError, OciRepository, parseOciReference } from './reference';
+import type { ProviderAddress } from './provider-source';
+import { OciReferenceError, OciRepository, parseOciReference } from './oci-reference';
 
 /** The tag OpenTofu looks for: the version with "+" written as "_". */
 export function versionTag(version: string): string {
