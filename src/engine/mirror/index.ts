@@ -1,5 +1,6 @@
 // The mirror engine's entry point, shared by `tofu-registry mirror` and "OpenTofu: Mirror
 // providers": configuration dirs → requirements (+ lock pins) → versions → verified archives in OUT.
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 import { resolve } from 'node:path';
 import type { ProviderAddress } from '../addresses/provider-source';
 import { mapLimit } from '../fstree';
