@@ -5,6 +5,8 @@
 // report (types.ts). mirror, mirror --oci and lock read provider packages only through these.
 // Layer: packages (docs/architecture.md: it imports only the folders listed below it there).
 export * from './sources';
+export { sourceFor } from './source-for';
+export type { MirrorEngine } from './source-for';
 export { OciSource } from './oci-source';
 export { findFsMirrorPackage } from './fs-mirror';
 export type { FsMirrorPackage } from './fs-mirror';
