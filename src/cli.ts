@@ -3,6 +3,9 @@
 import { CliIO, CommandRunner, isUsageError, reportFailure } from './cli/common';
 import { setFlagsFromString } from 'node:v8';
 
+// package.json's version, written into the bundle by scripts/build.mjs (absent when tsc-compiled).
+declare const __TOFU_REGISTRY_VERSION__: string | undefined;
+
 const USAGE = `usage: tofu-registry <command> [flags]
 
 commands:
@@ -59,6 +62,7 @@ network commands (discover, versions, resolve, mirror, mirror-modules, lock, typ
   (default 50000); a walk cut short is reported (stderr, --json) and exits 1
 
 tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
+tofu-registry --version prints the version.
 `;
 
 /**
@@ -127,6 +131,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(USAGE);
     return command ? 0 : 2;
+  }
+  if (command === '--version') {
+    io.stdout(`tofu-registry ${typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev'}\n`);
+    return 0;
   }
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!load) {

@@ -1,5 +1,5 @@
 // mirror --oci: the providers and versions `mirror` selects, verified exactly as `mirror` verifies
-// them, pushed into an OCI registry in OpenTofu's layout (layout.ts). Per version:
+// them, pushed into an OCI registry in OpenTofu's layout (providersources/oci-layout.ts). Per version:
 //   1. read the tag's index (if any) and the zip digests of its platforms we were asked for;
 //   2. a platform whose zip digest equals the signed zh: hash is up to date (nothing downloaded);
 //      every other one is downloaded and verified (size, shasum, signed SHA256SUMS, h1:, lock files);

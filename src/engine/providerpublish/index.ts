@@ -2,8 +2,9 @@
 // release tooling writes it, checked (sums, executable names, signature) before anything is written,
 // then merged into a static providers.v1 registry site any web server serves (site.ts), or pushed
 // into an OCI registry in OpenTofu's oci_mirror layout (oci.ts).
-// Layer: engine, above providerpkg/ (hashes, signatures), mirror/ (output directory, paths) and
-// ocimirror/ (the OCI writer); plain data in and out.
+// Plain data in and out; it reuses providerpkg/ (hashes, signatures), fstree/ (output directory,
+// paths) and ocimirror/ (the OCI writer).
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 import type { ProviderAddress } from '../addresses/provider-source';
 import { publishToOci, OciPublishReport } from './oci';
 import type { OciMirrorOptions } from '../ocimirror';

@@ -66,6 +66,15 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
   });
 }
 
+/**
+ * A CI snippet's install step (`npm install -g ./tools/tofu-registry-0.1.0.tgz`) becomes `true`: the
+ * shim on PATH is what it installs (test/unit/install/packed-tarball.test.ts installs the real
+ * tarball), and it must neither touch the machine's global prefix nor reach the npm registry.
+ */
+function withoutInstall(script: string): string {
+  return script.replace(/^(\s*)npm install -g\b[^\n]*$/gm, '$1true');
+}
+
 /** A fresh sandbox per page: the demo configuration as the working directory, its CA as corp-ca.pem. */
 function sandbox(name: string): { cwd: string; env: NodeJS.ProcessEnv } {
   const root = join(work, name.replace(/\W/g, '_'));
@@ -141,7 +150,7 @@ for (const file of markdownFiles()) {
         continue;
       }
       const results: Run[] = [];
-      for (const script of scriptsOf(block)) results.push(await runScript(script.replaceAll(DOC_HOST, demo.registry.host).replaceAll(DOC_OCI_HOST, oci.host), cwd, env));
+      for (const script of scriptsOf(block)) results.push(await runScript(withoutInstall(script).replaceAll(DOC_HOST, demo.registry.host).replaceAll(DOC_OCI_HOST, oci.host), cwd, env));
       counts.run++;
       const code = results.find((r) => r.code !== 0)?.code ?? 0;
       const stdout = results.map((r) => r.stdout).join('');
