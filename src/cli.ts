@@ -3,6 +3,9 @@
 import { CliIO, CommandRunner, isUsageError, reportFailure, safeIO } from './cli/common';
 import { setFlagsFromString } from 'node:v8';
 
+// package.json's version, written into the bundle by scripts/build.mjs (absent when tsc-compiled).
+declare const __TOFU_REGISTRY_VERSION__: string | undefined;
+
 const USAGE = `usage: tofu-registry <command> [flags]
 
 commands:
@@ -37,10 +40,18 @@ commands:
                                                     push DIR as an OpenTofu module package (the same
                                                     files give the same digests; tags set last; a tag
                                                     on other content is refused unless --force)
+  publish-provider DIST --address HOST/NAMESPACE/TYPE (--out DIR | --oci TEMPLATE) [--version V] [--signing-key FILE | --public-key FILE] [--force] [--json]
+                                                    publish your own provider release (the release
+                                                    tooling's zips, SHA256SUMS, .sig), checked, as a
+                                                    static registry site tofu init installs from
+                                                    behind any web server, or into an OCI registry;
+                                                    a published version never changes unless --force;
+                                                    the signing key's passphrase comes from
+                                                    TOFU_REGISTRY_SIGNING_KEY_PASSPHRASE
   lsp [--stdio] [--cache-dir DIR]                   the language server on stdin/stdout, for any editor
                                                     with an LSP client (settings from the client)
 
-network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module, publish-provider):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
@@ -51,6 +62,7 @@ network commands (discover, versions, resolve, mirror, mirror-modules, lock, typ
   (default 50000); a walk cut short is reported (stderr, --json) and exits 1
 
 tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
+tofu-registry --version prints the version.
 `;
 
 /**
@@ -106,6 +118,7 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   types: () => (require('./cli/types') as typeof import('./cli/types')).runTypes,
   outdated: () => (require('./cli/outdated') as typeof import('./cli/outdated')).runOutdated,
   'publish-module': () => (require('./cli/publish') as typeof import('./cli/publish')).runPublishModule,
+  'publish-provider': () => (require('./cli/publish-provider') as typeof import('./cli/publish-provider')).runPublishProvider,
   lsp: () => (require('./cli/lsp') as typeof import('./cli/lsp')).runLsp,
 };
 
@@ -119,6 +132,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(USAGE);
     return command ? 0 : 2;
+  }
+  if (command === '--version') {
+    io.stdout(`tofu-registry ${typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev'}\n`);
+    return 0;
   }
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!load) {

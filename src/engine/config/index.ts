@@ -1,5 +1,6 @@
 // The configuration engine: tolerant HCL native-syntax and JSON-syntax parsing, extraction of
 // module calls / required_providers / variables, OpenTofu's file rules, and cursor helpers.
+// Layer: syntax and data (docs/architecture.md: it imports only the folders listed below it there).
 export * from './ast';
 export { parseHcl, parseExpression } from './parser';
 export type { ParseOptions, ParseScope } from './parser';

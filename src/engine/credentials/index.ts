@@ -6,6 +6,7 @@
 //      (the editor in an untrusted workspace).
 // Tokens are keyed by normalised host including port, and never logged or put in messages;
 // sources are ("TF_TOKEN_example_com", a file path, `credentials_helper "vault" (/path/…)`).
+// Layer: user settings (docs/architecture.md: it imports only the folders listed below it there).
 import { hostnameToASCII, tryNormalizeHostname } from '../addresses/hostname';
 import { cliConfigLocations, CliConfigLocations } from '../cliconfig/locations';
 import { CliConfigFile, readCliConfigFiles } from '../cliconfig/read';

@@ -1,5 +1,6 @@
 // Dependency overview: the workspace dependency graph (what each configuration depends on, what
 // is locked, what `tofu init` would select, what is newer) and constraint rewrites for upgrades.
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 export * from './types';
 export { buildDependencyGraph, directoryDependencies, GraphOptions } from './graph';
 export { evaluateVersions, isNewer, Evaluation } from './status';

@@ -1,6 +1,7 @@
 // Remote service discovery: GET https://HOST/.well-known/terraform.json (redirects bounded by the
 // HTTP layer), status 200, JSON media type, a JSON object (≤ 1 MiB). 404 → the host offers no
 // services. Service URLs resolve against the final discovery URL; modules.v1 gets a trailing "/".
+// Layer: protocols (docs/architecture.md: it imports only the folders listed below it there).
 import { hostnameToASCII, normalizeHostname } from '../addresses/hostname';
 import { RegistryError, isRegistryError } from '../net/errors';
 import { HttpClient, MiB } from '../net/http';

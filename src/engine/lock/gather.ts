@@ -11,7 +11,7 @@ import type { ProviderAddress } from '../addresses';
 import type { Limiter } from '../fstree';
 import type { Engine } from '../engine';
 import { h1OfUnpackedZip } from '../providerpkg/hash';
-import { sourceFor } from '../mirror';
+import { sourceFor } from '../providersources/source-for';
 import { FetchSlots, fetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../providersources/sources';
 import { OciSource } from '../providersources/oci-source';
 import { parseRepositoryTemplate } from '../addresses/oci-template';

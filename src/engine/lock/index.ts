@@ -1,5 +1,8 @@
-// Lock files (`.terraform.lock.hcl`): the equivalent of OpenTofu's internal/depsfile, plus the
-// engine behind `tofu-registry lock`. Plain data in, plain data out; never imports vscode.
+// Lock runs (`tofu-registry lock`, the editor's lock diagnostics and relocking): every provider a
+// module tree requires, the hashes each platform needs (cache, `packages`, archives), the lock file
+// written as OpenTofu writes it, and its status. The format itself is lockfile/ (re-exported here).
+// Plain data in, plain data out; never imports vscode.
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 //
 //   readLockFile(text)            → { providers: [{ address, version, constraints, hashes, range, … }], diagnostics }
 //                                    tolerant (a half-typed file yields every readable block), with ranges,

@@ -1,12 +1,12 @@
 // The mirror engine's entry point, shared by `tofu-registry mirror` and "OpenTofu: Mirror
 // providers": configuration dirs → requirements (+ lock pins) → versions → verified archives in OUT.
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 import { resolve } from 'node:path';
-import type { ProviderAddress } from '../addresses/provider-source';
 import { mapLimit } from '../fstree';
-import { NetworkMirrorClient } from '../registry/network-mirror';
 import { executeMirror, ProviderRequirement, resolveTargets } from './run';
 import { readDirRequirements } from './requirements';
-import { ArchiveSource, MirrorSource, RegistryLike, RegistrySource } from '../providersources/sources';
+import type { ArchiveSource } from '../providersources/sources';
+import { MirrorEngine, sourceFor } from '../providersources/source-for';
 import { mirrorFailure } from '../providersources/types';
 import type { MirrorFailure, MirrorProgressEvent, MirrorReport, MirrorTarget } from '../providersources/types';
 
@@ -17,15 +17,9 @@ export { hashPackage, h1OfZip, zipHashOfFile, EMPTY_H1 } from '../providerpkg/ha
 export { DEFAULT_MAX_CONFIG_DIRS, findConfigDirs, readDirRequirements, parseLockFile, scanConfigDirs } from './requirements';
 export type { ConfigDirScan } from './requirements';
 export { MirrorLockedError } from './layout';
+export { sourceFor } from '../providersources/source-for';
+export type { MirrorEngine } from '../providersources/source-for';
 export { cliConfigSnippets, renderReportMarkdown } from './report';
-
-export interface MirrorEngine extends RegistryLike {
-  /** The origin registry's versions, ignoring the CLI configuration's provider_installation. */
-  listOriginProviderVersions?(addr: ProviderAddress): Promise<unknown>;
-  http: RegistryLike['http'] & {
-    getJson(url: string, opts?: { maxBytes?: number; timeoutMs?: number; auth?: boolean; signal?: AbortSignal }): Promise<{ url: string; json: unknown }>;
-  };
-}
 
 export interface MirrorProvidersOptions {
   engine: MirrorEngine;
@@ -41,18 +35,6 @@ export interface MirrorProvidersOptions {
   maxArchiveBytes?: number;
   /** Requirements given directly (tests, callers that already parsed); added to those of `dirs`. */
   requirements?: ProviderRequirement[];
-}
-
-export function sourceFor(engine: MirrorEngine, fromMirror?: string): ArchiveSource {
-  if (fromMirror) return new MirrorSource(new NetworkMirrorClient(fromMirror, engine.http), engine.http);
-  // Like `tofu providers mirror`: copy from the origin registries even when the CLI configuration
-  // routes `tofu init` through a mirror.
-  const origin = engine.listOriginProviderVersions;
-  return new RegistrySource(origin ? {
-    listProviderVersions: (addr) => origin.call(engine, addr),
-    getProviderPackage: (...args) => engine.getProviderPackage(...args),
-    http: engine.http,
-  } : engine);
 }
 
 /** Configuration directories read at a time (each reads its files FS_CONCURRENCY at a time). */

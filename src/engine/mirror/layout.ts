@@ -5,7 +5,7 @@
 // file is written atomically (temp + rename), archives are renamed into place only after
 // verification, and the JSON is written after the archive it lists, so a crash at any point
 // leaves a valid mirror. The lock, the archive stamps and the sweep of an interrupted run's temp
-// files are the output directory's (outdir.ts), shared with the module mirror.
+// files are the output directory's (fstree/outdir.ts), shared with the module mirror.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // The module mirror's entry point, shared by `tofu-registry mirror-modules` and "OpenTofu: Mirror
 // modules": configuration directories → registry module calls (recursively through the packages)
 // → the versions tofu init would select → a static modules.v1 site in OUT/modules/HOST/.
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 import { resolve } from 'node:path';
 import { hostnameToASCII } from '../addresses';
 import { makeTempDir, removeTempDir } from '../fstree';

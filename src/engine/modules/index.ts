@@ -1,4 +1,8 @@
-// Module inputs: the called module's variables (local, installed, fetched), and checks against them.
+// Module inputs and outputs: the checks of a module call's arguments against the called module's
+// variables and of `module.NAME.x` references against its outputs (types check, the editor's
+// module diagnostics, completion and hovers). The packages and what they declare are modulepkg/
+// (re-exported here, as before).
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there).
 export {
   analyzeVariable, interfaceFromFiles, loadModuleInterface, variableReferenceAt, variablesOfDirectory, ModuleInterface, ModuleVariable,
 } from '../modulepkg/variables';

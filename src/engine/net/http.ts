@@ -42,6 +42,11 @@ export interface RequestOptions {
   auth?: boolean;
   signal?: AbortSignal;
   accept?: string;
+  /**
+   * getJson: read the body as JSON whatever its Content-Type, as tofu reads registry documents
+   * (parseRegistryJson). Off: the media type must be JSON (discovery, network mirrors).
+   */
+  anyContentType?: boolean;
 }
 
 export interface HttpResponse<T> {
@@ -86,7 +91,7 @@ export class HttpClient {
   /** GET a JSON document: status 200 (or 2xx), a JSON media type, capped body (default 1 MiB). */
   async getJson(url: string, options: RequestOptions = {}): Promise<JsonResponse> {
     const res = await this.getBuffer(url, { ...options, accept: 'application/json' });
-    return { url: res.url, status: res.status, headers: res.headers, json: parseJsonBody(res) };
+    return { url: res.url, status: res.status, headers: res.headers, json: options.anyContentType ? parseRegistryJson(res) : parseJsonBody(res) };
   }
 
   /** GET with the body buffered (capped); any 2xx is returned, other statuses throw. */
@@ -297,6 +302,24 @@ async function readCapped(res: Dispatcher.ResponseData, url: string, maxBytes: n
   }
   return Buffer.concat(chunks, total);
 }
+
+/**
+ * A registry document read as tofu reads it: providers.v1 `versions` and `download`
+ * (internal/getproviders/registry_client.go) and modules.v1 `versions` (internal/registry/client.go)
+ * are decoded without a look at their Content-Type; only the discovery document (svchost's disco.go)
+ * and a network mirror's documents (http_mirror_source.go) must be application/json — those use
+ * parseJsonBody. A static web server or bucket sends the extension-less `versions` and
+ * `download/OS/ARCH` files with no type, application/octet-stream or text/plain: read as JSON. A
+ * type that declares something else (text/html: a proxy's login page) is still refused, naming it
+ * (stricter than tofu there, on purpose: such an answer is not the registry's).
+ */
+export function parseRegistryJson(res: HttpResponse<Buffer>): unknown {
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return parseJsonBody(UNTYPED.has(type) ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res);
+}
+
+/** What static servers send for files without a known extension. */
+const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
 
 /** Media type must be JSON; body must parse. */
 export function parseJsonBody(res: HttpResponse<Buffer>): unknown {

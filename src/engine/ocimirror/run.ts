@@ -1,5 +1,5 @@
 // mirror --oci: the providers and versions `mirror` selects, verified exactly as `mirror` verifies
-// them, pushed into an OCI registry in OpenTofu's layout (layout.ts). Per version:
+// them, pushed into an OCI registry in OpenTofu's layout (providersources/oci-layout.ts). Per version:
 //   1. read the tag's index (if any) and the zip digests of its platforms we were asked for;
 //   2. a platform whose zip digest equals the signed zh: hash is up to date (nothing downloaded);
 //      every other one is downloaded and verified (size, shasum, signed SHA256SUMS, h1:, lock files);
@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import { createLimiter, makeTempDir, mapLimit, removeTempDir } from '../fstree';
 import { VerifiedPackages } from './verified';
 import { isRegistryError } from '../net/errors';
-import { MirrorEngine, planMirror } from '../mirror';
+import { MirrorEngine, MirrorPlan, planMirror } from '../mirror';
 import { byTarget, lockMismatch, ProviderRequirement } from '../mirror/run';
 import { fetchSlots, MirrorStepError } from '../providersources/sources';
 import { errorText, mirrorFailure } from '../providersources/types';
@@ -37,6 +37,8 @@ export interface OciMirrorOptions {
   requirements?: ProviderRequirement[];
   /** Size cap per archive (default 2 GiB). */
   maxArchiveBytes?: number;
+  /** What to push, planned by the caller (publish-provider: a checked local release) instead of from `dirs`. */
+  plan?: MirrorPlan;
 }
 
 /** One platform of one version in the registry; `digest` is its platform manifest's. Part of the JSON contract. */
@@ -71,7 +73,7 @@ interface Ready { t: MirrorTarget; file: string; zip: { digest: string; size: nu
 export async function mirrorToOci(opts: OciMirrorOptions): Promise<OciMirrorReport> {
   const template = parseRepositoryTemplate(opts.template);
   const client = opts.engine.oci;
-  const plan = await planMirror(opts);
+  const plan = opts.plan ?? await planMirror(opts);
   const providers = [...new Map(plan.targets.map((t) => [t.provider, t.address])).values()];
   const problem = templateProblem(template, providers);
   if (problem) throw new TemplateError(problem);

@@ -206,6 +206,22 @@ export async function unpackedZipLines(path: string, signal?: AbortSignal, maxUn
   return lines;
 }
 
+/**
+ * The files of a zip as go-getter unpacks it: names relative to the package directory, directories
+ * left out, a name written twice listed once. Throws for an unreadable zip or an entry that would
+ * be unpacked outside the package directory (what tofu init refuses too).
+ */
+export async function unpackedZipFiles(path: string, signal?: AbortSignal): Promise<string[]> {
+  const files = new Set<string>();
+  await walkZip(path, false, MAX_UNCOMPRESSED_BYTES, signal, (entry) => {
+    const raw = Buffer.from(entry.fileNameRaw).toString('utf8');
+    const name = unpackedName(raw);
+    if (name === undefined) throw new Error(`zip entry ${JSON.stringify(raw)} would be unpacked outside the package directory (${path})`);
+    if (name !== '' && !raw.endsWith('/')) files.add(name);
+  });
+  return [...files];
+}
+
 /** Where go-getter writes a zip entry, relative to the package directory; undefined for "..". */
 function unpackedName(raw: string): string | undefined {
   const parts = raw.split('/').filter((p) => p !== '' && p !== '.');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { HashPool, HashPoolOptions, HashPoolStats, HashPoolUnavailable, HashTask } from './hash-pool';
 import { h1OfZipHere, hash1, hashPackageHere, MAX_UNCOMPRESSED_BYTES, sha256FileHere, unpackedZipLines } from './hash-core';
 
-export { MAX_UNCOMPRESSED_BYTES } from './hash-core';
+export { MAX_UNCOMPRESSED_BYTES, unpackedZipFiles } from './hash-core';
 
 /** `h1:` of a package without any entries (sha256 of the empty string, base64). */
 export const EMPTY_H1 = 'h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';

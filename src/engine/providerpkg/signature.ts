@@ -7,7 +7,7 @@ import { errorText } from '../net/http-errors';
 
 // openpgp is large; load it on first use so the extension's activation does not pay for it.
 let openpgpModule: Promise<typeof OpenPgp> | undefined;
-const loadOpenPgp = () => (openpgpModule ??= import('openpgp'));
+export const loadOpenPgp = (): Promise<typeof OpenPgp> => (openpgpModule ??= import('openpgp'));
 
 /** Parses `hex  filename` lines (extra whitespace tolerated, like Go's bytes.Fields). */
 export function parseSha256Sums(text: string): Map<string, string> {

@@ -1,7 +1,7 @@
 // Module registry protocol (modules.v1): list versions, find a version's download location.
 import { ModuleAddress, parseModuleSource } from '../addresses/module-source';
 import { RegistryError, rewordNotFound } from '../net/errors';
-import { HttpClient, JsonResponse, MiB, parseJsonBody } from '../net/http';
+import { HttpClient, JsonResponse, MiB } from '../net/http';
 import { shortText, shownUrl } from '../net/http-errors';
 import { parseVersion, sortNewestFirst, ParsedVersion } from '../versions/version';
 import { parseJsonBounded } from '../net/json-depth';
@@ -78,19 +78,9 @@ export function canonicalModuleVersion(raw: string): { version: string; error?: 
   return { version: v.canonical + (v.build ? `+${v.build}` : '') };
 }
 
-/**
- * A static file server (a module mirror) serves `versions` without a JSON media type — nginx and
- * object stores say application/octet-stream, others text/plain — and tofu never looks at it
- * (internal/registry/client.go decodes the body as is). Those are read as JSON; anything else
- * (an HTML login page of a proxy) is still refused with parseJsonBody's message.
- */
-const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain']);
-
-async function getRegistryJson(http: HttpClient, url: string, signal?: AbortSignal): Promise<JsonResponse> {
-  const res = await http.getBuffer(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true, accept: 'application/json', signal });
-  const type = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const json = parseJsonBody(UNTYPED.has(type) ? { ...res, headers: { ...res.headers, 'content-type': 'application/json' } } : res);
-  return { url: res.url, status: res.status, headers: res.headers, json };
+/** `versions` of a module, read as tofu reads it whatever its Content-Type (parseRegistryJson: a module mirror on a static server). */
+function getRegistryJson(http: HttpClient, url: string, signal?: AbortSignal): Promise<JsonResponse> {
+  return http.getJson(url, { maxBytes: MODULE_VERSIONS_MAX_BYTES, auth: true, signal, anyContentType: true });
 }
 
 export async function fetchModuleLocation(http: HttpClient, base: string, a: ModuleAddress, version: string, signal?: AbortSignal): Promise<DownloadLocation> {

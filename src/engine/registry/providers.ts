@@ -69,7 +69,7 @@ const PLATFORM_PART = /^[a-z0-9]+$/;
 
 export async function fetchProviderVersions(http: HttpClient, base: string, p: ProviderAddress, signal?: AbortSignal): Promise<Omit<ProviderVersionList, 'cached'>> {
   const url = apiUrl(base, p.namespace, p.type, 'versions');
-  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_VERSIONS_MAX_BYTES, auth: true, signal }),
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_VERSIONS_MAX_BYTES, auth: true, signal, anyContentType: true }),
     `provider ${p.address} not found on ${p.host}`, p.host, url);
   const list = (res.json as { versions?: unknown })?.versions;
   if (!Array.isArray(list)) {
@@ -97,7 +97,7 @@ export async function fetchProviderPackage(http: HttpClient, base: string, p: Pr
   if (typeof v === 'string') throw new RegistryError('invalid-version', `invalid provider version ${JSON.stringify(version)}: ${v}`, { host: p.host });
   if (!PLATFORM_PART.test(os) || !PLATFORM_PART.test(arch)) throw new RegistryError('invalid-address', `invalid platform ${os}_${arch}`, { host: p.host });
   const url = apiUrl(base, p.namespace, p.type, version, 'download', os, arch);
-  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true }),
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true, anyContentType: true }),
     `provider ${p.address} ${version} is not available for ${os}_${arch} on ${p.host}`, p.host, url);
   const fail = (why: string) => new RegistryError('protocol', `the registry at ${p.host} returned invalid package metadata for ${p.address} ${version} ${os}_${arch}: ${why} (${shownUrl(res.url)})`, { host: p.host, url: shownUrl(res.url), status: res.status });
   const doc = res.json as Record<string, unknown>;

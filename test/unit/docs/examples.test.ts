@@ -3,7 +3,9 @@
 // `corp-ca.pem` in the working directory is its CA (also trusted through NODE_EXTRA_CA_CERTS, as on
 // a machine set up for a private registry), and $REGISTRY, $CA and $DEMO are what
 // `npm run demo -- --serve` prints for the README's quick start; `oci.example.com` stands for a real
-// OCI registry (CNCF Distribution, anonymous, the same test CA). `tofu-registry` is the built CLI
+// OCI registry (CNCF Distribution, anonymous, the same test CA); `dist/` beside them is a provider
+// release as the release tooling writes it (acme/widget 1.0.0, signed by `release-key.asc`, whose
+// public key is `release-key.pub.asc`), for the publish-provider examples. `tofu-registry` is the built CLI
 // (dist/cli.js). A block runs under `bash -e -o pipefail` and must exit 0, or the code its
 // `<!-- exit: N -->` marker names; `<!-- not-run: why -->` skips one (counted). A `json` block
 // right after an example must have the shape the command printed: the same fields in the same
@@ -11,12 +13,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemoRegistry, DemoRegistry } from '../../support/demo-registry';
 import { startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { tempDir } from '../../support/temp';
 import { codeBlocks, commandNames, markdownFiles, ROOT, scriptsOf } from './markdown';
+import { buildRelease, keyFiles } from '../providerpublish/fixture';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const DOC_HOST = 'registry.example.com';
@@ -36,6 +39,11 @@ before(async () => {
   // A shim, as `npm install -g` makes one: the examples call tofu-registry by name.
   writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`);
   chmodSync(shim, 0o755);
+  const release = join(work, 'release');
+  const key = await keyFiles(join(work, 'keys'), 'doc release signer');
+  await buildRelease(join(release, 'dist'), key, { version: '1.0.0' });
+  copyFileSync(key.privateFile, join(release, 'release-key.asc'));
+  copyFileSync(key.publicFile, join(release, 'release-key.pub.asc'));
 });
 after(async () => {
   await demo?.stop();
@@ -58,6 +66,15 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
   });
 }
 
+/**
+ * A CI snippet's install step (`npm install -g ./tools/tofu-registry-0.1.0.tgz`) becomes `true`: the
+ * shim on PATH is what it installs (test/unit/install/packed-tarball.test.ts installs the real
+ * tarball), and it must neither touch the machine's global prefix nor reach the npm registry.
+ */
+function withoutInstall(script: string): string {
+  return script.replace(/^(\s*)npm install -g\b[^\n]*$/gm, '$1true');
+}
+
 /** A fresh sandbox per page: the demo configuration as the working directory, its CA as corp-ca.pem. */
 function sandbox(name: string): { cwd: string; env: NodeJS.ProcessEnv } {
   const root = join(work, name.replace(/\W/g, '_'));
@@ -66,6 +83,7 @@ function sandbox(name: string): { cwd: string; env: NodeJS.ProcessEnv } {
   mkdirSync(cwd, { recursive: true });
   for (const f of readdirSync(demo.configDir)) if (f.endsWith('.tf')) copyFileSync(join(demo.configDir, f), join(cwd, f));
   copyFileSync(demo.registry.caCertPath, join(cwd, 'corp-ca.pem'));
+  cpSync(join(work, 'release'), cwd, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(work, 'bin')}:${process.env.PATH}`,
     HOME: join(root, 'home'),
@@ -132,7 +150,7 @@ for (const file of markdownFiles()) {
         continue;
       }
       const results: Run[] = [];
-      for (const script of scriptsOf(block)) results.push(await runScript(script.replaceAll(DOC_HOST, demo.registry.host).replaceAll(DOC_OCI_HOST, oci.host), cwd, env));
+      for (const script of scriptsOf(block)) results.push(await runScript(withoutInstall(script).replaceAll(DOC_HOST, demo.registry.host).replaceAll(DOC_OCI_HOST, oci.host), cwd, env));
       counts.run++;
       const code = results.find((r) => r.code !== 0)?.code ?? 0;
       const stdout = results.map((r) => r.stdout).join('');
