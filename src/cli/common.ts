@@ -107,7 +107,9 @@ export interface ReportableError {
 export function reportFailure(io: CliIO, err: unknown, json: boolean): number {
   const e = toReportable(err);
   // The engine's messages already show URLs redacted; this also covers text from anywhere else.
-  e.message = shortText(safeText(e.message.replace(/\s*\n\s*/g, ' ')), 4000);
+  // The product's own line breaks stay for --json (a report of several failures); server text
+  // arrived escaped (RegistryError, shortText), and stderr gets the message on one line.
+  e.message = shortText(safeText(e.message, '\n'), 4000, '\n');
   if (e.url) e.url = shownUrl(e.url);
   io.stderr(`tofu-registry: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
   if (json) printJson(io, { error: { message: e.message, url: e.url ?? null, status: e.status ?? null } });

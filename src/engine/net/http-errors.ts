@@ -84,8 +84,8 @@ export const MAX_SHOWN_CHARS = 2000;
  * `text` cut to `max` characters with an ellipsis and how much was left out: a registry may send a
  * megabyte where a name belongs, and a message must stay a line a person can read.
  */
-export function shortText(raw: string, max = MAX_SHOWN_CHARS): string {
-  const text = escapeControls(raw); // a value from a server is quoted on one line, as written
+export function shortText(raw: string, max = MAX_SHOWN_CHARS, keepControls = ''): string {
+  const text = escapeControls(raw, keepControls); // a value from a server is quoted on one line, as written
   if (text.length <= max) return text;
   const keep = Math.max(1, max - 40);
   return `${text.slice(0, keep)}… (${text.length - keep} more characters)`;
