@@ -10,7 +10,7 @@ import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
 import { listOciTags, OciTag, resolveOciModule } from '../engine/modulepkg/oci-registry';
-import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
+import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, printWarnings, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];
 const BOOLEANS = ['json', 'no-cache'];
@@ -18,14 +18,18 @@ const BOOLEANS = ['json', 'no-cache'];
 /** The engine of a network command: --ca-file, --timeout, --cache-dir/--no-cache, TF_CLI_CONFIG_FILE. */
 export function makeEngine(parsed: ParsedArgs, io: CliIO, extra: Pick<EngineOptions, 'networkAllowed'> = {}): Engine {
   const timeoutMs = timeoutMsOption(parsed);
-  return new Engine({
+  const engine = new Engine({
     env: io.env,
     cacheDir: cacheDirOption(parsed, io),
     caFiles: values(parsed, 'ca-file').map((f) => resolve(io.cwd, f)),
     timeoutMs,
     cliConfigFile: io.env.TF_CLI_CONFIG_FILE || undefined,
+    // tofu's "There are some problems with the CLI configuration": one warning, then the command goes on
+    onCliConfigProblem: (message) => printWarnings(io, [message]),
     ...extra,
   });
+  engine.cliConfig(); // read now, as tofu does before any command: the warning comes first
+  return engine;
 }
 
 function one(parsed: ParsedArgs, what: string): string {

@@ -13,6 +13,7 @@ const HOST: EngineHost = {
   userAgent: `tofu-registry-vscode/${vscode.version}`,
   networkAllowed: () => vscode.workspace.isTrusted,
   allowCredentialsHelper: () => vscode.workspace.isTrusted,
+  showWarning: (message) => { void vscode.window.showWarningMessage(message); },
 };
 
 export function createEngine(s: FeatureSettings, cacheDir: string, log: vscode.LogOutputChannel): Engine {

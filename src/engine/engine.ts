@@ -51,6 +51,12 @@ export interface EngineOptions {
   noProxy?: string;
   /** Like TF_CLI_CONFIG_FILE. */
   cliConfigFile?: string;
+  /**
+   * Called once, when the CLI configuration is first read, if a file of it cannot be read or does
+   * not parse: tofu's "There are some problems with the CLI configuration: Error parsing FILE: …"
+   * (also logged as a warning). The CLI prints it on stderr, the editors show it once.
+   */
+  onCliConfigProblem?: (message: string) => void;
   /** False → the CLI configuration's credentials_helper is never run (untrusted workspace). Default: allowed. */
   allowCredentialsHelper?: () => boolean;
   /** How long a credentials helper may take (default 10 s). */
@@ -133,7 +139,10 @@ export class Engine {
 
   /** The CLI configuration files as read (once; clearCache() reads them again): credentials and settings share them. */
   cliConfig(): CliConfigFile[] {
-    this.cliFiles ??= readCliConfigFiles(this.credentials.configFiles(), (message) => this.log?.({ level: 'warn', message }));
+    this.cliFiles ??= readCliConfigFiles(this.credentials.configFiles(), (message) => {
+      this.log?.({ level: 'warn', message });
+      this.options.onCliConfigProblem?.(safeText(message));
+    });
     return this.cliFiles;
   }
 

@@ -11,7 +11,12 @@ export interface EngineHost {
   networkAllowed(): boolean;
   /** Whether the CLI configuration's credentials_helper (a program named by configuration) may run. */
   allowCredentialsHelper(): boolean;
+  /** Shows the user a warning (VS Code: a notification; the server: window/showMessage). */
+  showWarning?(message: string): void;
 }
+
+/** The problems each host has shown: one notification per problem and session, however often the engine is rebuilt. */
+const shownProblems = new WeakMap<EngineHost, Set<string>>();
 
 export function engineOptions(s: FeatureSettings, cacheDir: string, log: FeatureLog, host: EngineHost): EngineOptions {
   return {
@@ -37,6 +42,14 @@ export function engineOptions(s: FeatureSettings, cacheDir: string, log: Feature
     // a session lasts: a registry that refused the credentials is asked again after 5 minutes
     // (a fixed password, a new docker login), or at once after "Clear registry cache"
     ociRefusedCredentialsTtlMs: 5 * 60_000,
+    // tofu's "There are some problems with the CLI configuration" (also in the log, as a warning)
+    onCliConfigProblem: (message: string) => {
+      let shown = shownProblems.get(host);
+      if (!shown) shownProblems.set(host, shown = new Set());
+      if (shown.has(message)) return;
+      shown.add(message);
+      host.showWarning?.(message);
+    },
   };
 }
 

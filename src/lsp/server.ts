@@ -15,7 +15,7 @@ import type { LineRange } from '../features/completion';
 import type { FeatureContext, FeatureLog } from '../features/context';
 import { registryDiagnostics } from '../features/diagnostics';
 import { DocumentCache, isOurFileName } from '../features/documents';
-import { backendOf, createEngine } from '../features/engine';
+import { backendOf, createEngine, EngineHost } from '../features/engine';
 import { isLockFileName, LockStatus } from '../features/lockStatus';
 import { RegistryLookup } from '../features/lookup';
 import { ModuleTypes, TYPES_SOURCE } from '../features/moduleTypes';
@@ -88,12 +88,19 @@ export class TofuRegistryServer implements FeatureContext {
   settings(): FeatureSettings { return this.current; }
   networkAllowed(): boolean { return !this.current.offline; }
 
-  newEngine(): Engine {
-    return createEngine(this.current, this.options.cacheDir, this.log, {
+  /** One host for every engine of the session: a problem in the CLI configuration is shown once, not per rebuild. */
+  private get engineHost(): EngineHost {
+    return this.host ??= {
       userAgent: `tofu-registry-lsp/${this.options.version}`,
       networkAllowed: () => this.networkAllowed(),
       allowCredentialsHelper: () => this.networkAllowed(),
-    });
+      showWarning: (message) => { void this.connection.sendNotification('window/showMessage', { type: 2, message: safeText(message) }); },
+    };
+  }
+  private host?: EngineHost;
+
+  newEngine(): Engine {
+    return createEngine(this.current, this.options.cacheDir, this.log, this.engineHost);
   }
 
   // ---- lifecycle and settings

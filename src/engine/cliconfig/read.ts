@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
 import { parseJsonBounded } from '../net/json-depth';
+import { Hcl1Error, parseHcl1 } from './hcl1';
 
 export interface CliConfigDocument {
   hosts: Array<{ host: string; services: Record<string, unknown> }>;
@@ -27,6 +28,8 @@ export interface CliConfigDocument {
 export interface CliConfigFile {
   file: string;
   doc: CliConfigDocument;
+  /** Why the file could not be used ("Error parsing FILE: line 3: …"): OpenTofu then reads none of it, and `doc` is empty. */
+  problem?: string;
 }
 
 type Warn = (message: string) => void;
@@ -155,20 +158,67 @@ export function parseCliConfig(text: string): CliConfigDocument {
   return text.trimStart().startsWith('{') ? parseCliConfigJson(text) : parseCliConfigHcl(text);
 }
 
-/** Reads the given files in order (missing ones skipped, unreadable ones warned about). */
+/** What OpenTofu prints before the problems it found in the CLI configuration (main.go). */
+export const CLI_CONFIG_PROBLEMS = 'There are some problems with the CLI configuration';
+
+function escapeControls(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A message of a file's text or an error, safe to show: control characters escaped, length cut. */
+function shown(text: string): string {
+  const safe = escapeControls(text);
+  return safe.length > 300 ? `${safe.slice(0, 260)}… (${safe.length - 260} more characters)` : safe;
+}
+
+/**
+ * Whether OpenTofu can parse the file at all, and if not its error as tofu words it ("Error parsing
+ * FILE: …"): HCL native syntax as hashicorp/hcl v1 reads it (hcl1.ts), or the JSON form.
+ */
+function parseProblem(file: string, text: string): string | undefined {
+  try {
+    if (text.trimStart().startsWith('{')) parseJsonBounded(text);
+    else parseHcl1(text);
+    return undefined;
+  } catch (err) {
+    const where = err instanceof Hcl1Error && err.line !== undefined ? `line ${err.line}: ` : '';
+    const message = err instanceof Hcl1Error ? err.message.replace(/^\d+: /, '') : (err as Error).message;
+    return `Error parsing ${file}: ${where}${shown(message)}`;
+  }
+}
+
+/**
+ * One warning for every problem found, worded as tofu words it ("There are some problems with the
+ * CLI configuration: Error parsing FILE: …"); undefined when there is none.
+ */
+export function cliConfigProblemMessage(files: Array<{ problem?: string }>): string | undefined {
+  const problems = files.flatMap((f) => (f.problem ? [f.problem] : []));
+  if (!problems.length) return undefined;
+  return `${CLI_CONFIG_PROBLEMS}: ${escapeControls(problems.join('; '))}. ${problems.length > 1 ? 'These files are' : 'This file is'} ignored, as OpenTofu ignores a CLI configuration file it cannot read; the rest of the configuration is used.`;
+}
+
+/**
+ * Reads the given files in order: missing ones skipped; one that cannot be read or does not parse
+ * is kept with its `problem` and an empty document (OpenTofu reads none of it), and `warn` receives
+ * one message for all of them (cliConfigProblemMessage).
+ */
 export function readCliConfigFiles(files: string[], warn: Warn = () => {}): CliConfigFile[] {
   const out: CliConfigFile[] = [];
   for (const file of files) {
     let text: string;
     try { text = readFileSync(file, 'utf8'); } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') warn(`could not read ${file}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.push({ file, doc: emptyDocument(), problem: `Error reading ${file}: ${shown((err as Error).message)}` });
       continue;
     }
+    const problem = parseProblem(file, text);
+    if (problem) { out.push({ file, doc: emptyDocument(), problem }); continue; }
     try {
       out.push({ file, doc: parseCliConfig(text) });
     } catch (err) {
-      warn(`could not read ${file}: ${(err as Error).message}`);
+      out.push({ file, doc: emptyDocument(), problem: `Error parsing ${file}: ${shown((err as Error).message)}` });
     }
   }
+  const message = cliConfigProblemMessage(out);
+  if (message) warn(message);
   return out;
 }

@@ -238,6 +238,34 @@ describe('tofu-registry lsp: the protocol over stdio', () => {
     }
   });
 
+  it('a CLI configuration file that does not parse: one window/showMessage warning (as tofu\'s "There are some problems"), one log line, the lookups go on', async () => {
+    const cfg = path.join(tmp.path, `broken-${Math.random().toString(36).slice(2)}.tfrc`);
+    writeFileSync(cfg, 'credentials "a.example" {\n  token = "t"\n');
+    const { s, dir } = await session({ settings: { cliConfigFile: cfg } });
+    const shown: Array<{ type: number; message: string }> = [];
+    s.conn.onNotification('window/showMessage', (p: { type: number; message: string }) => { shown.push(p); });
+    try {
+      const text = `module "net" {\n  source  = "${reg.host}/acme/network/aws"\n  version = ""\n}\n`;
+      const uri = open(s, dir, 'main.tf', text);
+      await eventually('version items', async () => {
+        const r = items(await s.conn.sendRequest('textDocument/completion', { textDocument: { uri }, position: posOf(text, 'version = "', 11) }));
+        return r.some((i) => i.label === '2.1.0') || undefined;
+      });
+      await eventually('the notification', async () => shown.length > 0);
+      assert.equal(shown.length, 1);
+      assert.equal(shown[0].type, 2, 'a warning');
+      assert.match(shown[0].message, new RegExp(`^There are some problems with the CLI configuration: Error parsing ${cfg.replace(/[.]/g, '\\.')}: line \\d+: `));
+      assert.equal(s.logs.filter((l) => l === shown[0].message).length, 1, 'and one line in the log');
+      // a settings change rebuilds the engine, which reads the file again: no second notification
+      await s.conn.sendNotification('workspace/didChangeConfiguration', { settings: { tofuRegistry: { caFile: reg.caCertPath, cliConfigFile: cfg, requestTimeoutSeconds: 20 } } });
+      await eventually('the rebuilt engine read the file', async () => s.logs.filter((l) => l === shown[0].message).length === 2 || undefined);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(shown.length, 1, 'shown once per session');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('follows a lock file written on disk (didChangeWatchedFiles): lock diagnostics and the lock quick fix', async () => {
     const { s, dir } = await session({ settings: { offline: true, lock: { platforms: ['linux_amd64'] } } });
     try {
