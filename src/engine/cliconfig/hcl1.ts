@@ -19,6 +19,10 @@ export class Hcl1Error extends Error {
   line?: number;
 }
 
+/** Nesting past MAX_HCL1_DEPTH: not an error hashicorp/hcl v1 reports, only one this reader cannot decide. */
+export class Hcl1DepthError extends Hcl1Error {}
+export const MAX_HCL1_DEPTH = 1000;
+
 function hcl1Error(line: number, message: string): Hcl1Error {
   const e = new Hcl1Error(`${line}: ${message}`);
   e.line = line;
@@ -178,6 +182,11 @@ export function parseHcl1(src: string): Hcl1Item[] {
     try { return hcl1Unquote(t.text); } catch (err) { throw hcl1Error(t.line, (err as Error).message); }
   };
   const key = (t: Tok) => (t.type === 'STRING' ? unquote(t) : t.text);
+  let depth = 0;
+  // hashicorp/hcl v1 recurses as deep as the file nests (Go's stacks grow); ours would overflow
+  const deeper = () => {
+    if (++depth > MAX_HCL1_DEPTH) throw new Hcl1DepthError(`${toks[p].line}: nested more than ${MAX_HCL1_DEPTH} levels deep`);
+  };
   const value = (): Hcl1Value => {
     const t = toks[p];
     switch (t.type) {
@@ -187,6 +196,7 @@ export function parseHcl1(src: string): Hcl1Item[] {
       case 'HEREDOC': p++; return t.text;
       case 'LBRACE': return object();
       case 'LBRACK': {
+        deeper();
         p++;
         const list: Hcl1Value[] = [];
         while (toks[p].type !== 'RBRACK') {
@@ -195,15 +205,18 @@ export function parseHcl1(src: string): Hcl1Item[] {
           else if (toks[p].type !== 'RBRACK') fail('expected "," or "]" in a list');
         }
         p++;
+        depth--;
         return list;
       }
       default: return fail('expected a value');
     }
   };
   const object = (): Hcl1Object => {
+    deeper();
     p++; // {
     const items = list('RBRACE');
     p++; // }
+    depth--;
     return { items };
   };
   const list = (end: 'RBRACE' | 'EOF'): Hcl1Item[] => {

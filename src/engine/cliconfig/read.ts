@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
 import { parseJsonBounded } from '../net/json-depth';
-import { Hcl1Error, parseHcl1 } from './hcl1';
+import { Hcl1DepthError, Hcl1Error, parseHcl1 } from './hcl1';
 
 export interface CliConfigDocument {
   hosts: Array<{ host: string; services: Record<string, unknown> }>;
@@ -181,6 +181,7 @@ function parseProblem(file: string, text: string): string | undefined {
     else parseHcl1(text);
     return undefined;
   } catch (err) {
+    if (err instanceof Hcl1DepthError) return undefined; // tofu would read it: undecided, read as before
     const where = err instanceof Hcl1Error && err.line !== undefined ? `line ${err.line}: ` : '';
     const message = err instanceof Hcl1Error ? err.message.replace(/^\d+: /, '') : (err as Error).message;
     return `Error parsing ${file}: ${where}${shown(message)}`;
