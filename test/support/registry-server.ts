@@ -15,6 +15,8 @@ export type { Fault, FaultSpec } from './registry-faults';
 
 export interface ModuleDef {
   namespace: string; name: string; system: string; versions: string[];
+  /** Withdrawn versions: the download endpoint still answers for them, the version list no longer names them. */
+  withdrawn?: string[];
   location?: (version: string) => { kind: 'json' | 'header' | 'header200'; location: string };
 }
 export interface ProviderPlatformDef {
@@ -121,7 +123,7 @@ export async function startTestRegistry(opts: { token?: string; fixtures?: boole
       }
       if (parts.length === 5 && parts[4] === 'download') {
         const want = parts[3];
-        const known = def.versions.find((v) => v === want || v.replace(/^v/, '') === want || v.replace(/^v/, '').split('+')[0] === want);
+        const known = [...def.versions, ...def.withdrawn ?? []].find((v) => v === want || v.replace(/^v/, '') === want || v.replace(/^v/, '').split('+')[0] === want);
         if (!known) return void sendJson(res, 404, { errors: ['version not found'] });
         const loc = (def.location ?? ((v: string) => ({ kind: 'json' as const, location: `${origin}/archives/${def.namespace}/${def.name}/${def.system}/${v}.tar.gz` })))(known.replace(/^v/, ''));
         if (loc.kind === 'json') return void sendJson(res, 200, { location: loc.location });

@@ -10,7 +10,7 @@ import type { Engine } from '../engine';
 import type { ModuleAddress, ModuleSource } from '../addresses/module-source';
 import { readTextIfExists, withOpenFile } from '../fstree';
 import { shownUrl } from '../net/http-errors';
-import { selectVersions, tryParseConstraint } from '../versions';
+import { selectVersions } from '../versions';
 import { parseOciModuleSource } from '../addresses/oci-source';
 import { fetchOciPackage } from './oci-fetch';
 import { resolveOciModule } from './oci-registry';
@@ -188,24 +188,18 @@ export class ModuleResolver {
   }
 
   /**
-   * The version `tofu init` selects. An exact pin ("1.2.0", "= 1.2.0") is taken as it is: its
-   * download location (cached) answers whether it exists, so no version list is asked for; else
-   * (or when the pin does not exist) the list decides, with its message.
+   * The version `tofu init` selects: from the registry's version list (cached), an exact pin
+   * ("1.2.0", "= 1.2.0") too — a version the list does not name (withdrawn) is not installed by
+   * tofu, even when its download endpoint still answers. Its download location is then cached.
    */
   private async selectVersion(engine: Engine, src: ModuleAddress, constraint: string | null, signal?: AbortSignal): Promise<string> {
-    const pinned = exactPin(constraint);
-    if (pinned !== undefined) {
-      const loc = await engine.resolveDownloadLocation(src, pinned).catch(() => undefined);
-      if (loc) return loc.version;
-      signal?.throwIfAborted(); // a cancelled run asks nothing more
-    }
-    const list = await engine.listModuleVersions(src);
+    const list = await engine.listModuleVersions(src, { signal });
     const sel = selectVersions(list.versions, constraint, 'module');
     if (sel.error) throw new Error(`module ${src.address}: ${sel.error}`);
     if (!sel.selected) {
       throw new Error(`no version of module ${src.address} on ${src.host} matches ${constraint ? JSON.stringify(constraint) : 'any version'}`);
     }
-    return (await engine.resolveDownloadLocation(src, sel.selected)).version;
+    return (await engine.resolveDownloadLocation(src, sel.selected, { signal })).version;
   }
 
   /**
@@ -243,15 +237,6 @@ export class ModuleResolver {
     promise.catch(() => (signal?.aborted ? forget() : setTimeout(forget, ttl).unref?.()));
     return promise;
   }
-}
-
-/** The version an exact constraint pins ("1.2.0", "= v1.2.0"), or undefined for any other constraint. */
-function exactPin(constraint: string | null): string | undefined {
-  if (constraint === null) return undefined;
-  const parsed = tryParseConstraint(constraint, 'module');
-  if ('error' in parsed || parsed.constraint.terms.length !== 1) return undefined;
-  const term = parsed.constraint.terms[0];
-  return term.op === '=' ? term.version.raw : undefined;
 }
 
 /**

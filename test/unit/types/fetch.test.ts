@@ -197,10 +197,10 @@ test('CLI types check: registry modules go to the CLI disk cache (--cache-dir, $
   assert.equal(fresh.stdout, expected);
   assert.ok(!existsSync(xdg), 'nothing written to $XDG_CACHE_HOME/tofu-registry');
   assert.equal(reg.server.count('/archives/acme/net/aws/1.0.0.tar.gz'), 1);
-  // default: $XDG_CACHE_HOME/tofu-registry holds discovery, the download location and the module
-  // (the version is pinned: "1.0.0" needs no version list)
+  // default: $XDG_CACHE_HOME/tofu-registry holds discovery, the version list (a pin too is selected
+  // from it, as tofu init selects it), the download location and the module
   assert.equal((await run()).stdout, expected);
-  assert.deepEqual(readdirSync(join(xdg, 'tofu-registry')).sort().filter((n) => ['modules', 'module-versions', 'module-locations'].includes(n)), ['module-locations', 'modules']);
+  assert.deepEqual(readdirSync(join(xdg, 'tofu-registry')).sort().filter((n) => ['modules', 'module-versions', 'module-locations'].includes(n)), ['module-locations', 'module-versions', 'modules']);
   reg.server.resetLog();
   assert.equal((await run()).stdout, expected);
   // discovery, the download location and the archive come from the disk cache: no request at all
@@ -209,6 +209,38 @@ test('CLI types check: registry modules go to the CLI disk cache (--cache-dir, $
   assert.equal((await run('--cache-dir', 'own-cache')).stdout, expected);
   assert.ok(existsSync(join(work, 'own-cache', 'modules')));
   assert.equal((await run('--cache-dir', 'x', '--no-cache')).code, 2);
+});
+
+test('an exact pin of a withdrawn version (the download endpoint answers, the list does not name it): types check says what tofu init says, as outdated does', async () => {
+  const { main } = await import('../../../src/cli');
+  // 1.0.5 was withdrawn: its archive (with an input of another type) still downloads, the list omits it
+  reg.addModule({ namespace: 'acme', name: 'gone', system: 'aws', versions: ['1.0.0', '1.1.0'], withdrawn: ['1.0.5'] });
+  reg.addFile('/archives/acme/gone/aws/1.0.5.tar.gz', tarGz([{ name: 'variables.tf', data: 'variable "count_of" {\n  type = number\n}\n' }]), 'application/gzip');
+  const proj = join(work, 'withdrawn-proj');
+  require('node:fs').mkdirSync(proj, { recursive: true });
+  require('node:fs').writeFileSync(join(proj, 'main.tf'), `module "old" {\n  source   = "${reg.host}/acme/gone/aws"\n  version  = "1.0.5"\n  count_of = "x"\n}\n`);
+  const run = async (...args: string[]) => {
+    let stdout = '', stderr = '';
+    const code = await main([...args, '--ca-file', reg.caCertPath, '--no-cache'],
+      { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: { HOME: '/nonexistent', XDG_CACHE_HOME: join(work, 'xdg-withdrawn') }, cwd: work });
+    return { code, stdout, stderr };
+  };
+  reg.server.resetLog();
+  const types = await run('types', 'check', 'withdrawn-proj');
+  const said = types.stdout + types.stderr;
+  assert.doesNotMatch(said, /count_of|number is required/, 'the withdrawn package is never checked against');
+  assert.match(said, /Cannot check the inputs of module "old": no version of module .*acme\/gone\/aws.* matches "1\.0\.5"/);
+  assert.equal(reg.server.count('/archives/acme/gone/aws/1.0.5.tar.gz'), 0, 'nor downloaded');
+  assert.equal(reg.server.count('/v1/modules/acme/gone/aws/1.0.5/download'), 0, 'the version list decides, as in tofu init');
+  const outdated = await run('outdated', '--json', 'withdrawn-proj');
+  const dep = JSON.parse(outdated.stdout).dependencies.find((d: { name?: string; source?: string; kind: string }) => d.kind === 'module');
+  assert.equal(dep.status, 'unsatisfiable');
+  // a listed pin still resolves from the list, and its download location is asked for once
+  require('node:fs').writeFileSync(join(proj, 'main.tf'), `module "old" {\n  source   = "${reg.host}/acme/gone/aws"\n  version  = "= 1.1.0"\n  count_of = "x"\n}\n`);
+  reg.addFile('/archives/acme/gone/aws/1.1.0.tar.gz', tarGz([{ name: 'variables.tf', data: 'variable "count_of" {\n  type = number\n}\n' }]), 'application/gzip');
+  const listed = await run('types', 'check', 'withdrawn-proj');
+  assert.match(listed.stdout, /Invalid value for input variable "count_of"/);
+  assert.equal(reg.server.count('/v1/modules/acme/gone/aws/1.1.0/download'), 1);
 });
 
 test('the same package asked for by many callers at once: one download, every caller gets it, nothing left over', async () => {
