@@ -137,11 +137,13 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
     if (oci) return ociVersions(oci, engine, json, io);
     let out: { address: string; host: string; kind: 'module' | 'provider'; versions: string[] };
     let from: string | undefined;
+    let warnings: string[] = [];
     if (provider) {
       const p = toProviderAddress(address);
       const list = await engine.listProviderVersions(p);
       out = { address: p.address, host: p.host, kind: 'provider', versions: list.versions.map((v) => v.version) };
       if (list.sources) from = list.sources.map(describeSource).join(', ');
+      warnings = list.warnings ?? []; // a filesystem mirror listing cut at its bound: said, never silent
     } else {
       const a = toModuleAddress(address);
       const list = await engine.listModuleVersions(a);
@@ -151,7 +153,8 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
     if (sel.error) {
       throw new Error(`invalid version constraint ${JSON.stringify(constraint)}: ${sel.error}`);
     }
-    const result = { ...out, versions: sel.versions, matching: sel.matching, selected: sel.selected, newest: sel.newest };
+    const result = { ...out, versions: sel.versions, matching: sel.matching, selected: sel.selected, newest: sel.newest, ...(warnings.length ? { warnings } : {}) };
+    printWarnings(io, warnings);
     if (json) return printJson(io, result);
     io.stdout(`${result.address} (${result.kind} on ${result.host}${from ? `, from ${from}` : ''})\n`);
     io.stdout(`  selected: ${result.selected ?? '(none)'}${constraint !== null ? `  for ${JSON.stringify(constraint)}` : ''}\n`);

@@ -71,6 +71,8 @@ export interface EngineOptions {
   maxRetryDelayMs?: number;
   /** How long an OCI registry that refused the credentials is not asked again (default: the engine's life). */
   ociRefusedCredentialsTtlMs?: number;
+  /** Entries read per directory of a filesystem mirror (default 100,000); a listing cut there carries `warnings`. */
+  maxFsMirrorEntries?: number;
 }
 
 /**
@@ -231,7 +233,7 @@ export class Engine {
     });
     const key = `installation:${createHash('sha256').update(JSON.stringify([inst, ociSources])).digest('hex').slice(0, 16)}:${p.address}|${this.answerContext([p.host, ...mirrorHosts])}`;
     const { value, cached } = await this.providerVersions.get(key, (signal) => listViaInstallationMethods(inst.methods, inst.file, p, {
-      http: this.http, oci: this.oci, timeoutMs: this.options.timeoutMs, log: this.options.log, signal,
+      http: this.http, oci: this.oci, timeoutMs: this.options.timeoutMs, log: this.options.log, signal, maxFsMirrorEntries: this.options.maxFsMirrorEntries,
       direct: (q, s) => this.listOriginProviderVersions(q, { signal: s }),
     }), opts.signal);
     return { ...value, cached };

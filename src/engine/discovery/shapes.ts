@@ -36,5 +36,6 @@ const isSource = (s: unknown) => isObject(s) && hasStrings(s, 'method', 'locatio
 export function isProviderVersionList(v: unknown): boolean {
   return isObject(v) && hasStrings(v, 'address', 'host', 'url') && isStringArray(v.invalid)
     && Array.isArray(v.versions) && v.versions.every(isProviderVersion)
-    && (v.sources === undefined || (Array.isArray(v.sources) && v.sources.every(isSource)));
+    && (v.sources === undefined || (Array.isArray(v.sources) && v.sources.every(isSource)))
+    && (v.warnings === undefined || isStringArray(v.warnings));
 }

@@ -46,6 +46,8 @@ interface Probe { platform: string; meta?: ProviderPackageMeta; error?: unknown;
 export class HashGatherer {
   /** Archives downloaded and their bytes (a re-run with a warm cache downloads none). */
   readonly downloaded = { archives: 0, bytes: 0 };
+  /** Listings that may be incomplete (a filesystem mirror directory past its bound): the run's notes say them. */
+  readonly warnings = new Set<string>();
   private readonly requests: Limiter;
   /** What fetch() takes: a download slot for an archive's transfer alone (hashing and checks run outside it). */
   private readonly slots: FetchSlots;
@@ -85,7 +87,11 @@ export class HashGatherer {
     if (!p) {
       const s = this.opts.source;
       p = this.requests(async () => {
-        if (s.kind === 'fs-mirror') return (await filesystemMirrorVersions(s.dir, addr)).versions.map((v) => v.version);
+        if (s.kind === 'fs-mirror') {
+          const list = await filesystemMirrorVersions(s.dir, addr);
+          for (const w of list.warnings ?? []) this.warnings.add(w);
+          return list.versions.map((v) => v.version);
+        }
         if (s.kind === 'net-mirror') return this.mirror!.listVersions(addr, this.opts.signal);
         if (s.kind === 'oci-mirror') return this.oci!.listVersions(addr, this.opts.signal);
         return (await this.opts.engine.listOriginProviderVersions(addr)).versions.map((v) => v.version);

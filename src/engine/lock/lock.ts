@@ -167,7 +167,7 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
     }
     await gatherer.flush(); // the hash cache, written while the lock files were
     failed.sort((a, b) => compareStrings(a.dir, b.dir) || compareStrings(a.provider, b.provider) || compareStrings(a.version, b.version) || compareStrings(a.platform, b.platform));
-    return { lockFiles, failed, notes: [...new Set(notes)], archivesDownloaded: gatherer.downloaded.archives, bytesDownloaded: gatherer.downloaded.bytes };
+    return { lockFiles, failed, notes: [...new Set([...notes, ...gatherer.warnings])], archivesDownloaded: gatherer.downloaded.archives, bytesDownloaded: gatherer.downloaded.bytes };
   } finally {
     await removeTempDir(tempDir);
   }

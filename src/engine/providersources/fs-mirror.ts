@@ -8,7 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderAddress } from '../addresses';
 import { h1OfDirectory, h1OfUnpackedZip } from '../providerpkg/hash';
-import { filesystemMirrorTypeDirs } from '../registry/installation';
+import { filesystemMirrorTypeDirs, MAX_FS_MIRROR_ENTRIES } from '../registry/installation';
 import { parseVersion } from '../versions';
 
 export interface FsMirrorPackage {
@@ -45,7 +45,7 @@ export async function findFsMirrorPackage(base: string, addr: ProviderAddress, v
 
 async function list(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).sort().slice(0, 10_000);
+    return (await readdir(dir)).sort().slice(0, MAX_FS_MIRROR_ENTRIES);
   } catch {
     return [];
   }

@@ -44,14 +44,28 @@ export function describeSource(s: VersionSource): string {
 }
 
 const PLATFORM_RE = /^([a-z0-9]+)_([a-z0-9]+)$/;
-const MAX_ENTRIES = 10_000;
 
-async function entries(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).slice(0, MAX_ENTRIES);
-  } catch {
-    return [];
-  }
+/**
+ * Entries looked at in one directory of a filesystem mirror: far more than a mirror holds (a
+ * provider has hundreds of versions), a bound on the checks per entry against a broken or hostile
+ * tree. Past it the listing says so (FsMirrorRead.warnings): never a silently shorter list.
+ */
+export const MAX_FS_MIRROR_ENTRIES = 100_000;
+
+/** How a filesystem mirror is read: the bound, and where a cut listing is said. */
+export interface FsMirrorRead {
+  maxEntries?: number;
+  /** Receives one message per directory that held more entries than were read. */
+  warnings?: string[];
+}
+
+async function entries(dir: string, read: FsMirrorRead): Promise<string[]> {
+  let names: string[];
+  try { names = await readdir(dir); } catch { return []; }
+  const max = read.maxEntries ?? MAX_FS_MIRROR_ENTRIES;
+  if (names.length <= max) return names;
+  read.warnings?.push(`the filesystem mirror directory ${dir} holds ${names.length.toLocaleString('en-US')} entries: only the first ${max.toLocaleString('en-US')} by name were read, so what is listed from it may be incomplete`);
+  return names.sort().slice(0, max);
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -59,13 +73,13 @@ async function isDir(path: string): Promise<boolean> {
 }
 
 /** A filesystem mirror's HOST/NAMESPACE/TYPE directories of a provider (names compared as OpenTofu normalises them). */
-export async function filesystemMirrorTypeDirs(base: string, p: ProviderAddress): Promise<string[]> {
+export async function filesystemMirrorTypeDirs(base: string, p: ProviderAddress, read: FsMirrorRead = {}): Promise<string[]> {
   const typeDirs: string[] = [];
-  for (const h of await entries(base)) {
+  for (const h of await entries(base, read)) {
     if (tryNormalizeHostname(h) !== p.host) continue;
-    for (const ns of await entries(join(base, h))) {
+    for (const ns of await entries(join(base, h), read)) {
       if (ns.toLowerCase() !== p.namespace) continue;
-      for (const ty of await entries(join(base, h, ns))) {
+      for (const ty of await entries(join(base, h, ns), read)) {
         if (ty.toLowerCase() === p.type) typeDirs.push(join(base, h, ns, ty));
       }
     }
@@ -80,7 +94,8 @@ export async function filesystemMirrorTypeDirs(base: string, p: ProviderAddress)
  * compared the way OpenTofu normalises them (hostname rules, lower-case namespace/type).
  * Version 0.0.0 is skipped, as tofu init does. Reads only this provider's directories.
  */
-export async function filesystemMirrorVersions(base: string, p: ProviderAddress): Promise<Omit<ProviderVersionList, 'cached'>> {
+export async function filesystemMirrorVersions(base: string, p: ProviderAddress, opts: Pick<FsMirrorRead, 'maxEntries'> = {}): Promise<Omit<ProviderVersionList, 'cached'>> {
+  const read: FsMirrorRead = { maxEntries: opts.maxEntries, warnings: [] };
   if (!(await isDir(base))) {
     throw new RegistryError('not-found', `the filesystem mirror directory ${base} does not exist or is not a directory`, { url: pathToFileURL(base).href });
   }
@@ -90,10 +105,10 @@ export async function filesystemMirrorVersions(base: string, p: ProviderAddress)
     m.set(`${os}_${arch}`, { os, arch });
     platforms.set(rawVersion, m);
   };
-  const typeDirs = await filesystemMirrorTypeDirs(base, p);
+  const typeDirs = await filesystemMirrorTypeDirs(base, p, read);
   const prefix = `terraform-provider-${p.type}_`;
   for (const dir of typeDirs) {
-    for (const name of await entries(dir)) {
+    for (const name of await entries(dir, read)) {
       const full = join(dir, name);
       const lower = name.toLowerCase();
       if (lower.startsWith(prefix) && lower.endsWith('.zip')) {
@@ -104,7 +119,7 @@ export async function filesystemMirrorVersions(base: string, p: ProviderAddress)
         continue;
       }
       if (typeof parseVersion(name, 'provider') === 'string' || !(await isDir(full))) continue;
-      for (const plat of await entries(full)) {
+      for (const plat of await entries(full, read)) {
         const m = PLATFORM_RE.exec(plat);
         if (m && await isDir(join(full, plat))) add(name, m[1], m[2]);
       }
@@ -120,9 +135,13 @@ export async function filesystemMirrorVersions(base: string, p: ProviderAddress)
   }
   const versions = sortNewestFirst([...byParsed.keys()]).map((v) => byParsed.get(v)!);
   if (!versions.length) {
-    throw new RegistryError('not-found', `the filesystem mirror ${base} has no provider ${p.address}`, { url: pathToFileURL(base).href });
+    const cut = read.warnings!.length ? ` (${read.warnings!.join('; ')})` : '';
+    throw new RegistryError('not-found', `the filesystem mirror ${base} has no provider ${p.address}${cut}`, { url: pathToFileURL(base).href });
   }
-  return { address: p.address, host: p.host, versions, invalid: [], url: pathToFileURL(typeDirs[0] ?? base).href };
+  return {
+    address: p.address, host: p.host, versions, invalid: [], url: pathToFileURL(typeDirs[0] ?? base).href,
+    ...(read.warnings!.length ? { warnings: read.warnings } : {}),
+  };
 }
 
 /** Versions from a network mirror's index.json (404 → not-found). */
@@ -171,6 +190,8 @@ export interface InstallationDeps {
   direct: (p: ProviderAddress, signal?: AbortSignal) => Promise<Omit<ProviderVersionList, 'cached'>>;
   /** Cancels the lookups (the methods stop being asked). */
   signal?: AbortSignal;
+  /** Entries read per filesystem mirror directory (default MAX_FS_MIRROR_ENTRIES). */
+  maxFsMirrorEntries?: number;
   log?: (entry: { level: 'warn' | 'debug'; message: string }) => void;
 }
 
@@ -192,7 +213,7 @@ export async function listViaInstallationMethods(methods: InstallationMethod[], 
       const list = m.kind === 'direct' ? await deps.direct(p, deps.signal)
         : m.kind === 'network_mirror' ? await networkMirrorVersions(m.location, deps.http, p, deps.timeoutMs, deps.signal)
           : m.kind === 'oci_mirror' ? await ociMirrorVersions(m.location, deps.oci!, p, deps.signal)
-          : await filesystemMirrorVersions(m.location, p);
+          : await filesystemMirrorVersions(m.location, p, { maxEntries: deps.maxFsMirrorEntries });
       if (list.versions.length) answers.push({ source, list });
       else notFound.push(`${describeSource(source)}: no versions`);
     } catch (err) {
@@ -209,8 +230,10 @@ export async function listViaInstallationMethods(methods: InstallationMethod[], 
   const byParsed = new Map<ParsedVersion, ProviderVersion>();
   const seen = new Set<string>();
   const invalid: string[] = [];
+  const warnings: string[] = [];
   for (const a of answers) {
     invalid.push(...a.list.invalid);
+    warnings.push(...a.list.warnings ?? []);
     for (const v of a.list.versions) {
       const pv = parseVersion(v.version, 'provider');
       if (typeof pv === 'string' || seen.has(pv.canonical)) continue; // the first method's entry wins
@@ -219,5 +242,5 @@ export async function listViaInstallationMethods(methods: InstallationMethod[], 
     }
   }
   const versions = sortNewestFirst([...byParsed.keys()]).map((pv) => byParsed.get(pv)!);
-  return { address: p.address, host: p.host, versions, invalid, url: answers[0].list.url, sources: answers.map((a) => a.source) };
+  return { address: p.address, host: p.host, versions, invalid, url: answers[0].list.url, sources: answers.map((a) => a.source), ...(warnings.length ? { warnings } : {}) };
 }

@@ -20,6 +20,8 @@ export interface ProviderVersionList {
   invalid: string[];
   url: string;
   cached: boolean;
+  /** What the caller must say: a listing that may be incomplete (a filesystem mirror directory past its bound). */
+  warnings?: string[];
 }
 export interface ProviderPackageMeta {
   address: string;

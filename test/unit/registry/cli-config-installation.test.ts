@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { main } from '../../../src/cli';
+import { Engine } from '../../../src/engine/engine';
 import { canHandle, parsePattern, parsePatterns } from '../../../src/engine/cliconfig/patterns';
 import { loadCliSettings, parseCliSettings } from '../../../src/engine/cliconfig/settings';
 import { sourceFor } from '../../../src/engine/mirror';
@@ -294,6 +295,52 @@ test('filesystem_mirror: packed and unpacked layouts, hostnames and names normal
   ]);
   await assert.rejects(filesystemMirrorVersions(base, parseProviderSource('hashicorp/aws')), /has no provider registry\.opentofu\.org\/hashicorp\/aws/);
   await assert.rejects(filesystemMirrorVersions(join(base, 'missing'), parseProviderSource('hashicorp/aws')), /does not exist/);
+});
+
+test('filesystem_mirror of 10,050 versions: versions --provider lists every one; a listing cut at the bound says so (the engine\'s list, its disk cache, then the CLI\'s stderr and "warnings" in --json)', { timeout: 60_000 }, async () => {
+  const base = dir();
+  const t = join(base, 'registry.opentofu.org', 'hashicorp', 'many');
+  mkdirSync(t, { recursive: true });
+  const N = 10_050;
+  for (let i = 1; i <= N; i++) writeFileSync(join(t, `terraform-provider-many_1.0.${i}_linux_amd64.zip`), '');
+  const cfg = configFile(`provider_installation {\n  filesystem_mirror {\n    path = "${base}"\n  }\n}\n`);
+  const run = async (...args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['versions', 'hashicorp/many', '--provider', ...args],
+      { stdout: (x) => { stdout += x; }, stderr: (x) => { stderr += x; }, env: { HOME: '/nonexistent', TF_CLI_CONFIG_FILE: cfg }, cwd: base });
+    return { code, stdout, stderr };
+  };
+  const { code, stdout, stderr } = await run('--json', '--no-cache');
+  assert.deepEqual([code, stderr], [0, '']);
+  const out = JSON.parse(stdout);
+  assert.equal(out.versions.length, N, 'every version of the mirror');
+  assert.deepEqual([out.selected, out.newest, out.warnings], [`1.0.${N}`, `1.0.${N}`, undefined]);
+  // past the bound: the list is cut, and says so — in the function's answer and through the engine (cached with it)
+  const cut = await filesystemMirrorVersions(base, parseProviderSource('hashicorp/many'), { maxEntries: 10_000 });
+  assert.equal(cut.versions.length, 10_000);
+  assert.deepEqual(cut.warnings, [`the filesystem mirror directory ${t} holds 10,050 entries: only the first 10,000 by name were read, so what is listed from it may be incomplete`]);
+  const cache = dir();
+  for (let round = 0; round < 2; round++) {
+    const engine = new Engine({ env: { HOME: '/nonexistent' }, cliConfigFile: cfg, cacheDir: cache, maxFsMirrorEntries: 10_000 });
+    try {
+      const list = await engine.listProviderVersions('hashicorp/many');
+      assert.equal(list.cached, round === 1);
+      assert.equal(list.versions.length, 10_000);
+      assert.deepEqual(list.warnings, cut.warnings);
+    } finally {
+      await engine.dispose();
+    }
+  }
+  // the CLI answering from that cache (same configuration, same key) says it on stderr and in --json
+  const json = await run('--json', '--cache-dir', cache);
+  assert.equal(json.code, 0);
+  assert.equal(json.stderr, `tofu-registry: warning: ${cut.warnings![0]}\n`);
+  const said = JSON.parse(json.stdout);
+  assert.deepEqual([said.versions.length, said.warnings], [10_000, cut.warnings]);
+  assert.deepEqual(Object.keys(said), ['address', 'host', 'kind', 'versions', 'matching', 'selected', 'newest', 'warnings'], 'a new field last, the others as before');
+  const human = await run('--cache-dir', cache);
+  assert.equal(human.stderr, json.stderr);
 });
 
 test('filesystem_mirror through the engine, then direct for the rest', () => withRegistry({}, async (reg) => {
