@@ -2,7 +2,7 @@
 // entries) and cheap source completion (addresses already used in the workspace): the features
 // layer's answer as vscode.CompletionItems.
 import * as vscode from 'vscode';
-import { CompletionKind, FeatureCompletion, registryCompletions } from '../features/completion';
+import { CompletionKind, completionsWithinBudget, FeatureCompletion } from '../features/completion';
 import { signalOf } from '../features/lookup';
 import type { RegistryServices } from './services';
 import { SELECTOR } from './selector';
@@ -34,8 +34,10 @@ export function registerCompletion(context: vscode.ExtensionContext, services: R
     async provideCompletionItems(document, position, token) {
       if (!services.isOurs(document)) return undefined;
       const { parsed, refs } = services.refs(document);
-      const list = await registryCompletions(services, { text: parsed.text, refs }, document.offsetAt(position), position.line,
-        () => knownSources(services), undefined, signalOf(token));
+      // Within the request budget, as the language server: what is cached now, else an incomplete list (asked again on the next keystroke).
+      const list = await completionsWithinBudget(services, { text: parsed.text, refs }, document.offsetAt(position), position.line,
+        () => knownSources(services), signalOf(token));
+      if (token.isCancellationRequested) return undefined;
       return list && new vscode.CompletionList(list.items.map(toCompletionItem), list.isIncomplete);
     },
   };

@@ -4,7 +4,7 @@ import { tryParseConstraint, VersionRules, parseVersion } from '../engine/versio
 import { select } from './select';
 import type { FeatureContext } from './context';
 import { locateString } from './locate';
-import { VersionsFrom, within } from './lookup';
+import { REQUEST_BUDGET_MS, VersionsFrom, within } from './lookup';
 import type { DocRefs } from './refs';
 import { ociTagItems, ociTags, ociTagSlot, ociSourceOfText } from './oci';
 
@@ -205,4 +205,21 @@ export async function registryCompletions(ctx: FeatureContext, doc: { text: stri
   }));
   // isIncomplete: the list depends on the whole string, not only on the word being typed.
   return { items, isIncomplete: true };
+}
+
+/**
+ * registryCompletions within the editors' request budget (REQUEST_BUDGET_MS), what both adapters
+ * answer: the versions known now (cached) at once; a registry (or a workspace source scan) slower
+ * than the budget gives an empty list marked incomplete and `pending` — the lookup goes on and the
+ * next request (the next keystroke) finds it. A failure answers nothing (it is logged).
+ */
+export async function completionsWithinBudget(ctx: FeatureContext, doc: { text: string; refs: DocRefs }, offset: number, line: number,
+  known: () => Promise<Set<string>>, signal?: AbortSignal, budgetMs = REQUEST_BUDGET_MS): Promise<FeatureCompletionList | undefined> {
+  const answer = await within(registryCompletions(ctx, doc, offset, line, known, budgetMs, signal), budgetMs + 50);
+  if (!answer) return { items: [], isIncomplete: true, pending: true };
+  if ('error' in answer) {
+    ctx.log.warn(`completion: ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`);
+    return undefined;
+  }
+  return answer.value;
 }

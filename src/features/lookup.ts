@@ -160,6 +160,13 @@ export function signalOf(token?: CancelToken): AbortSignal | undefined {
   return ac.signal;
 }
 
+/**
+ * How long an editor request (completion, hover, code action) waits for the registry, in both
+ * adapters: past it, it answers with what is known now (cached) and the lookup goes on for the
+ * next request.
+ */
+export const REQUEST_BUDGET_MS = 1000;
+
 /** Resolve a promise, or undefined after `ms` (hovers must not hang on a slow registry). */
 export function within<T>(p: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | undefined> {
   return new Promise((resolve) => {

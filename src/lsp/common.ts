@@ -6,8 +6,8 @@ import type { CompletionKind } from '../features/completion';
 import type { EditorDiagnostic } from '../features/diagnostics';
 import { within } from '../features/lookup';
 
-/** How long any request waits for the network: past it, it answers with what it has and the lookup goes on. */
-export const REQUEST_BUDGET_MS = 1000;
+/** How long any request waits for the network (the features layer's, shared with the VS Code adapter). */
+export { REQUEST_BUDGET_MS } from '../features/lookup';
 
 export const COMMANDS = {
   applyFix: 'tofuRegistry.applyFix',

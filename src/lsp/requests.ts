@@ -5,7 +5,7 @@ import {
   Position, Range, TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { FeatureCompletion, registryCompletions } from '../features/completion';
+import { completionsWithinBudget, FeatureCompletion } from '../features/completion';
 import { isOurFileName } from '../features/documents';
 import { Fix, fixDiagnosticRange, FIXED_CODES, fixLenses, quickFixesAt } from '../features/fixes';
 import { FeatureHover, registryHover } from '../features/hover';
@@ -35,11 +35,12 @@ export async function completion(s: TofuRegistryServer, uri: string, position: P
   const { parsed, refs } = s.cache.refs(s.snapshot(doc));
   const budget = REQUEST_BUDGET_MS;
   const signal = signalOf(token); // $/cancelRequest aborts the registry requests this completion started
-  const reg = await within0(registryCompletions(s, { text: parsed.text, refs }, doc.offsetAt(pos), pos.line,
-    () => s.known.get(openSources(s)), budget, signal), budget + 50, token);
+  // the features layer's budget (shared with the VS Code adapter); `within0` only adds $/cancelRequest
+  const reg = await within0(completionsWithinBudget(s, { text: parsed.text, refs }, doc.offsetAt(pos), pos.line,
+    () => s.known.get(openSources(s)), signal, budget), budget + 100, token);
   if (token?.isCancellationRequested) return null;
   if (reg && 'value' in reg && reg.value) return { isIncomplete: reg.value.isIncomplete, items: reg.value.items.map((c) => toCompletionItem(s, doc, c)) };
-  if (!reg) return { isIncomplete: true, items: [] }; // the source scan is slow: the next keystroke asks again
+  if (!reg) return { isIncomplete: true, items: [] };
   const typed = await within0(s.types.complete(s.cache.parse(s.snapshot(doc)), pos, budget, signal), budget + 50, token);
   if (typed && 'value' in typed && typed.value) return { isIncomplete: false, items: typed.value.map((c) => toCompletionItem(s, doc, c)) };
   return typed ? null : { isIncomplete: true, items: [] };

@@ -39,9 +39,19 @@ export function positionOf(doc: vscode.TextDocument, needle: string, delta = 0, 
   return doc.positionAt(at + delta);
 }
 
-export async function completions(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionItem[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
-  return list?.items ?? [];
+/**
+ * The completion items at `pos`, asked again (as the next keystroke would) while the list is marked
+ * incomplete and holds none of our items (ours always carry a `detail`; VS Code's word-based ones,
+ * offered when ours are empty, do not): completion waits for the registry at most the request
+ * budget (1 s), which a busy test machine may pass on a first lookup.
+ */
+export async function completions(doc: vscode.TextDocument, pos: vscode.Position, ms = 15000): Promise<vscode.CompletionItem[]> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
+    if (!list?.isIncomplete || list.items.some((i) => i.detail !== undefined) || Date.now() > end) return list?.items ?? [];
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export function labelOf(item: vscode.CompletionItem): string {

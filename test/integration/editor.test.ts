@@ -99,6 +99,28 @@ describe('editor features (real extension host, HTTPS test registry)', function 
     assert.equal(items.find((i) => labelOf(i) === '10.0.0')?.preselect, true);
   });
 
+  it('completion waits for the registry at most the request budget (as the language server): an incomplete list, then the versions once known', async () => {
+    reg.addModule({ namespace: 'slowco', name: 'net', system: 'aws', versions: ['1.0.0', '1.1.0'] });
+    reg.setFault('/v1/modules/slowco/', 'hang');
+    try {
+      const doc = await openFile('slow-completion.tf', `module "slow" {\n  source  = "${H}/slowco/net/aws"\n  version = ""\n}\n`);
+      const pos = positionOf(doc, 'version = ""', 11);
+      const t0 = Date.now();
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
+      const waited = Date.now() - t0;
+      assert.equal(list.isIncomplete, true, 'marked incomplete: the next keystroke asks again');
+      assert.deepEqual(versionLabels(list.items), []);
+      assert.ok(waited < 8000, `answered without waiting for the request timeout (${waited} ms)`);
+    } finally {
+      reg.setFault('/v1/modules/slowco/', null);
+    }
+    // a registry that answers: the next requests get the versions (the hung lookup failed or a new one answered)
+    reg.addModule({ namespace: 'slowco', name: 'fast', system: 'aws', versions: ['2.0.0'] });
+    const doc = await openFile('fast-completion.tf', `module "fast" {\n  source  = "${H}/slowco/fast/aws"\n  version = ""\n}\n`);
+    assert.deepEqual(versionLabels(await completions(doc, positionOf(doc, 'version = ""', 11))), ['2.0.0']);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('hovers: constraint in words, selected version, and the resolved download location (200 JSON and 204 header)', async () => {
     const doc = await openFile('hover.tf', [
       'module "net" {', `  source  = "${H}/edtest/network/aws"`, '  version = "~> 5.2"', '}',
