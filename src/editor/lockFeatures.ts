@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOCK_FILE_NAME } from '../engine/lock';
 import { LockStatus } from '../features/lockStatus';
+import { signalOf } from '../features/lookup';
 import { toRange } from './convert';
 import { md } from './hover';
 import { LOCK_COMMAND, registerLockCommand } from './lockCommand';
@@ -54,8 +55,8 @@ class LockFeatures implements vscode.Disposable {
     this.status.scheduleAll(vscode.workspace.textDocuments.filter(onDisk).map((d) => d.uri.fsPath), delay);
   }
 
-  async hover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
-    const h = await this.status.hover(doc.uri.fsPath, doc.getText(), doc.offsetAt(pos));
+  async hover(doc: vscode.TextDocument, pos: vscode.Position, token?: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+    const h = await this.status.hover(doc.uri.fsPath, doc.getText(), doc.offsetAt(pos), signalOf(token));
     return h && new vscode.Hover(md(h.markdown), toRange(h.range));
   }
 
@@ -78,7 +79,7 @@ export function registerLockFeatures(context: vscode.ExtensionContext, services:
     vscode.workspace.onDidSaveTextDocument((d) => features.touched(d, 0)),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tofuRegistry')) features.scheduleAll(0); }),
     services.onDidReset(() => features.scheduleAll(0)),
-    vscode.languages.registerHoverProvider(LOCK_SELECTOR, { provideHover: (doc, pos) => features.hover(doc, pos) }),
+    vscode.languages.registerHoverProvider(LOCK_SELECTOR, { provideHover: (doc, pos, token) => features.hover(doc, pos, token) }),
     vscode.languages.registerCodeActionsProvider([...SELECTOR as vscode.DocumentFilter[], ...LOCK_SELECTOR as vscode.DocumentFilter[]], {
       provideCodeActions(doc, _range, ctx) {
         const ours = ctx.diagnostics.filter((d) => d.source === 'tofu-registry');

@@ -249,10 +249,11 @@ export class Engine {
     return { ...value, cached };
   }
 
-  async getProviderPackage(address: ProviderAddress | string, version: string, os: string, arch: string): Promise<ProviderPackageMeta> {
+  /** One platform's download answer (not cached: callers keep what they need). `signal` aborts its requests. */
+  async getProviderPackage(address: ProviderAddress | string, version: string, os: string, arch: string, opts: Cancellable = {}): Promise<ProviderPackageMeta> {
     const p = registryProvider(address);
-    const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry');
-    return fetchProviderPackage(this.http, base, p, version, os, arch);
+    const base = await this.discovery.serviceUrl(p.host, 'providers.v1', 'provider registry', opts.signal);
+    return fetchProviderPackage(this.http, base, p, version, os, arch, opts.signal);
   }
 
   /** Forget discovery and version answers (memory and disk) and re-read credentials. */

@@ -178,8 +178,8 @@ export class LockStatus {
     return out;
   }
 
-  /** The hover on a provider block of a lock file. */
-  async hover(file: string, text: string, offset: number): Promise<FeatureHover | undefined> {
+  /** The hover on a provider block of a lock file. `signal`: a cancelled hover aborts the requests it started. */
+  async hover(file: string, text: string, offset: number, signal?: AbortSignal): Promise<FeatureHover | undefined> {
     const lock = readLockFile(text);
     const entry = lock.providers.find((p) => p.range.start.offset <= offset && offset <= p.range.end.offset);
     if (!entry) return undefined;
@@ -189,10 +189,10 @@ export class LockStatus {
     const platforms = this.ctx.settings().lockPlatforms;
     const net = this.ctx.networkAllowed();
     const coverage = state?.coverage.get(coverageKey(entry.address, entry.version ?? ''))
-      ?? (await within(platformCoverage(this.ctx.engine, [entry], platforms, { network: net }), WAIT_MS).then((r) => (r && 'value' in r ? r.value : undefined)))?.get(coverageKey(entry.address, entry.version ?? ''));
+      ?? (await within(platformCoverage(this.ctx.engine, [entry], platforms, { network: net, signal }), WAIT_MS).then((r) => (r && 'value' in r ? r.value : undefined)))?.get(coverageKey(entry.address, entry.version ?? ''));
     let versions;
     try {
-      versions = net ? await within(this.ctx.lookup.versions(providerTarget(parseProviderSource(entry.address))), WAIT_MS) : undefined;
+      versions = net && !signal?.aborted ? await within(this.ctx.lookup.versions(providerTarget(parseProviderSource(entry.address)), signal), WAIT_MS) : undefined;
     } catch (error) {
       versions = { error };
     }

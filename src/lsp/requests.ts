@@ -64,7 +64,7 @@ export async function hover(s: TofuRegistryServer, uri: string, position: Positi
   const signal = signalOf(token);
   let h: FeatureHover | undefined;
   if (isLockFileName(file)) {
-    const r = await within0(s.lock.hover(file, doc.getText(), offset), budget, token);
+    const r = await within0(s.lock.hover(file, doc.getText(), offset, signal), budget, token);
     h = r && 'value' in r ? r.value : undefined;
   } else {
     const refs = s.cache.refs(s.snapshot(doc)).refs;

@@ -133,7 +133,7 @@ async function moduleDependency(dir: string, callerDir: string, call: LocalModul
   if (!online) return offline(dep);
   try {
     opts.signal?.throwIfAborted();
-    const list = await opts.engine.listModuleVersions(src);
+    const list = await opts.engine.listModuleVersions(src, { signal: opts.signal });
     return settle(dep, evaluateVersions('module', list.versions, call.constraint, dep.locked));
   } catch (err) {
     return lookupFailed(dep, err, opts.signal);
@@ -176,7 +176,7 @@ async function evaluate(dep: Dependency, constraint: string | null, opts: GraphO
   if (!online) return offline(dep);
   try {
     opts.signal?.throwIfAborted();
-    const list = await opts.engine.listProviderVersions(dep.registryAddress!);
+    const list = await opts.engine.listProviderVersions(dep.registryAddress!, { signal: opts.signal });
     return settle(dep, evaluateVersions('provider', list.versions.map((v) => v.version), constraint, dep.locked));
   } catch (err) {
     return lookupFailed(dep, err, opts.signal);

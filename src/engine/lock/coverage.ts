@@ -4,6 +4,7 @@
 import { tmpdir } from 'node:os';
 import { isBuiltInProvider, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Engine } from '../engine';
+import { untilAborted } from '../modules/budget';
 import { parseSha256Sums } from '../providerpkg/signature';
 import { lockHashCacheFor, PlatformHashes } from './cache';
 import { HashGatherer } from './gather';
@@ -97,15 +98,15 @@ export async function platformCoverage(engine: Engine, entries: ReadonlyArray<{ 
       const key = coverageKey(e.address, version);
       let prev = asked.get(key);
       if (!prev || Date.now() - prev.at > ASK_AGAIN_MS) {
-        prev = {
-          at: Date.now(),
-          done: gatherer.learn(addr, version, platforms[0] ?? 'linux_amd64').catch((err: Error) => { // then: what the cache knows
-            engine.options.log?.({ level: 'info', message: `platform coverage of ${addr.address} ${version}: ${err.message}` });
-          }),
-        };
-        asked.set(key, prev);
+        const entry: { at: number; done: Promise<void> } = { at: Date.now(), done: Promise.resolve() };
+        entry.done = gatherer.learn(addr, version, platforms[0] ?? 'linux_amd64').catch((err: Error) => { // then: what the cache knows
+          // a cancelled caller (its requests aborted) learned nothing: the next one asks again
+          if (opts.signal?.aborted) { if (asked.get(key) === entry) asked.delete(key); return; }
+          engine.options.log?.({ level: 'info', message: `platform coverage of ${addr.address} ${version}: ${err.message}` });
+        });
+        asked.set(key, prev = entry);
       }
-      await prev.done;
+      await untilAborted(prev.done, opts.signal);
       found = await lookup();
     }
     const have = new Set(e.hashes);

@@ -94,7 +94,7 @@ export class HashGatherer {
         }
         if (s.kind === 'net-mirror') return this.mirror!.listVersions(addr, this.opts.signal);
         if (s.kind === 'oci-mirror') return this.oci!.listVersions(addr, this.opts.signal);
-        return (await this.opts.engine.listOriginProviderVersions(addr)).versions.map((v) => v.version);
+        return (await this.opts.engine.listOriginProviderVersions(addr, { signal: this.opts.signal })).versions.map((v) => v.version);
       });
       this.versionLists.set(addr.address, p);
     }

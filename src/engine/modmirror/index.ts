@@ -20,7 +20,7 @@ export { packDirectory } from './tarball';
 export type { ModMirrorEngine } from './run';
 
 export interface MirrorModulesOptions extends RunOptions {
-  engine: ModMirrorEngine & { discoverServices?(host: string): Promise<{ services: Record<string, string>; objectServices?: Record<string, unknown> }> };
+  engine: ModMirrorEngine & { discoverServices?(host: string, opts?: { signal?: AbortSignal }): Promise<{ services: Record<string, string>; objectServices?: Record<string, unknown> }> };
   /** Configuration directories (each read on its own; local modules they call are read too). */
   dirs: string[];
   out: string;
@@ -47,7 +47,7 @@ export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleM
       upToDate: run.upToDate.sort(byModule),
       failed: run.failed.sort((a, b) => byModule(a, b) || cmp(a.message, b.message)), // in any order they happened
       skipped: run.skipped(),
-      cliConfig: moduleHostBlocks(hosts, opts.baseUrl, await otherServices(opts.engine, run.hostsSeen)),
+      cliConfig: moduleHostBlocks(hosts, opts.baseUrl, await otherServices(opts.engine, run.hostsSeen, opts.signal)),
       hosts,
     };
   } finally {
@@ -56,12 +56,13 @@ export async function mirrorModules(opts: MirrorModulesOptions): Promise<ModuleM
 }
 
 /** Every service of the origin hosts this run asked (URLs and objects such as login.v1), from the engine's discovery cache. */
-async function otherServices(engine: MirrorModulesOptions['engine'], hosts: Set<string>): Promise<Map<string, Record<string, unknown>>> {
+async function otherServices(engine: MirrorModulesOptions['engine'], hosts: Set<string>, signal?: AbortSignal): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   if (!engine.discoverServices) return out;
   for (const host of hosts) {
+    if (signal?.aborted) break; // cancelled: no new requests (the blocks keep modules.v1)
     try {
-      const d = await engine.discoverServices(host);
+      const d = await engine.discoverServices(host, { signal });
       out.set(hostnameToASCII(host), { ...d.objectServices, ...d.services });
     } catch { /* unreachable origin: only modules.v1 in its block */ }
   }

@@ -32,8 +32,9 @@ import type { MirroredModule, ModuleFailure, ModuleMirrorProgress, ModuleMirrorS
 export interface ModMirrorEngine {
   http: HttpClient;
   options?: { env?: NodeJS.ProcessEnv; caFiles?: string[] };
-  listModuleVersions(a: RegistryModuleSource): Promise<{ versions: string[] }>;
-  resolveDownloadLocation(a: RegistryModuleSource, version: string): Promise<{ version: string; location: string }>;
+  /** `signal`: a cancelled run aborts the request (the engine's shared request once no other caller waits). */
+  listModuleVersions(a: RegistryModuleSource, opts?: { signal?: AbortSignal }): Promise<{ versions: string[] }>;
+  resolveDownloadLocation(a: RegistryModuleSource, version: string, opts?: { signal?: AbortSignal }): Promise<{ version: string; location: string }>;
   /** Forgets a cached download location (one that led to a failed fetch may have expired). */
   forgetDownloadLocation?(a: RegistryModuleSource, version: string): Promise<void>;
 }
@@ -212,7 +213,7 @@ export class MirrorRun {
     if (this.opts.signal?.aborted) return []; // cancelled: no new requests
     let versions: string[];
     try {
-      versions = (await this.listSlot(() => untilAborted(this.opts.engine.listModuleVersions(src), this.opts.signal))).versions;
+      versions = (await this.listSlot(() => untilAborted(this.opts.engine.listModuleVersions(src, { signal: this.opts.signal }), this.opts.signal))).versions;
     } catch (err) {
       this.fail(module, constraint ?? '', 'resolve', errorText(err));
       return [];
@@ -275,14 +276,14 @@ export class MirrorRun {
         // the origin's //subdir, from the stamps or `download`; else (both lost) the registry is asked
         if (have.subdir === undefined) unusable = 'download';
         const subdir = have.subdir ?? await step('location', async () =>
-          safeRelativePath(splitSubdir((await untilAborted(engine.resolveDownloadLocation(src, version), signal)).location)[1] ?? '') ?? '');
+          safeRelativePath(splitSubdir((await untilAborted(engine.resolveDownloadLocation(src, version, { signal }), signal)).location)[1] ?? '') ?? '');
         await step('write', () => this.site.publish(p, version, subdir));
         this.upToDate.push({ module, version });
         done('up-to-date');
         return { ...have, subdir };
       }
       unusable = 'archive'; // damaged, missing, or never mirrored
-      const loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version), signal));
+      const loc = await step('location', () => untilAborted(engine.resolveDownloadLocation(src, version, { signal }), signal));
       const { value: pkg, location } = await step('fetch', () => fetchWithFreshLocation(engine, src, version, loc.location,
         (at) => fetchPackage(at, `${src.fullAddress}@${version}`, this.fetchOptions()), signal));
       fetched = pkg;

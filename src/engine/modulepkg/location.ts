@@ -6,7 +6,7 @@ import { untilAborted } from './budget';
 
 /** What the rule needs of the engine (the real Engine, or the module mirror's narrower view of it). */
 export interface LocationSource<A> {
-  resolveDownloadLocation(a: A, version: string): Promise<{ location: string }>;
+  resolveDownloadLocation(a: A, version: string, opts?: { signal?: AbortSignal }): Promise<{ location: string }>;
   forgetDownloadLocation?(a: A, version: string): Promise<void>;
 }
 
@@ -22,7 +22,7 @@ export async function fetchWithFreshLocation<A, T>(engine: LocationSource<A>, ad
   } catch (err) {
     if (signal?.aborted || !engine.forgetDownloadLocation) throw err;
     await engine.forgetDownloadLocation(address, version);
-    const fresh = await untilAborted(engine.resolveDownloadLocation(address, version), signal).catch(() => undefined);
+    const fresh = await untilAborted(engine.resolveDownloadLocation(address, version, { signal }), signal).catch(() => undefined);
     if (!fresh || fresh.location === location) throw err;
     return { value: await fetch(fresh.location), location: fresh.location };
   }

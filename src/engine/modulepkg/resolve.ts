@@ -208,7 +208,7 @@ export class ModuleResolver {
    */
   private async fetchRegistryModule(engine: Engine, src: ModuleAddress & { subdir?: string }, version: string, key: string, signal?: AbortSignal): Promise<string> {
     const opts = this.fetchOpts(engine, this.opts.cacheDir!, signal);
-    const loc = await engine.resolveDownloadLocation(src, version);
+    const loc = await engine.resolveDownloadLocation(src, version, { signal });
     const fetched = await fetchWithFreshLocation(engine, src, version, loc.location,
       (location) => fetchModule(src.subdir ? addSubdir(location, src.subdir) : location, key, opts), signal);
     return fetched.value;

@@ -94,12 +94,12 @@ export async function fetchProviderVersions(http: HttpClient, base: string, p: P
   return { address: p.address, host: p.host, versions, invalid, url: res.url };
 }
 
-export async function fetchProviderPackage(http: HttpClient, base: string, p: ProviderAddress, version: string, os: string, arch: string): Promise<ProviderPackageMeta> {
+export async function fetchProviderPackage(http: HttpClient, base: string, p: ProviderAddress, version: string, os: string, arch: string, signal?: AbortSignal): Promise<ProviderPackageMeta> {
   const v = parseVersion(version, 'provider');
   if (typeof v === 'string') throw new RegistryError('invalid-version', `invalid provider version ${JSON.stringify(version)}: ${v}`, { host: p.host });
   if (!PLATFORM_PART.test(os) || !PLATFORM_PART.test(arch)) throw new RegistryError('invalid-address', `invalid platform ${os}_${arch}`, { host: p.host });
   const url = apiUrl(base, p.namespace, p.type, version, 'download', os, arch);
-  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true, anyContentType: true }),
+  const res = await rewordNotFound(http.getJson(url, { maxBytes: PROVIDER_PACKAGE_MAX_BYTES, auth: true, anyContentType: true, signal }),
     `provider ${p.address} ${version} is not available for ${os}_${arch} on ${p.host}`, p.host, url);
   const fail = (why: string) => new RegistryError('protocol', `the registry at ${p.host} returned invalid package metadata for ${p.address} ${version} ${os}_${arch}: ${why} (${shownUrl(res.url)})`, { host: p.host, url: shownUrl(res.url), status: res.status });
   const doc = res.json as Record<string, unknown>;
