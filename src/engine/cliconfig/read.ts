@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Body, Expression } from '../config/ast';
 import { parseHcl } from '../config/parser';
+import { shortText } from '../net/http-errors';
 import { parseJsonBounded } from '../net/json-depth';
 import { Hcl1DepthError, Hcl1Error, parseHcl1 } from './hcl1';
 
@@ -167,8 +168,7 @@ function escapeControls(text: string): string {
 
 /** A message of a file's text or an error, safe to show: control characters escaped, length cut. */
 function shown(text: string): string {
-  const safe = escapeControls(text);
-  return safe.length > 300 ? `${safe.slice(0, 260)}… (${safe.length - 260} more characters)` : safe;
+  return shortText(escapeControls(text), 300);
 }
 
 /**

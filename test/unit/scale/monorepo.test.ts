@@ -64,11 +64,11 @@ async function onceThenNothing(name: string, args: string[], expectCode: number[
   return paths;
 }
 
-test('types check: one download location and one archive per distinct (module, selected version); version lists only for unpinned modules; a re-run asks nothing', async () => {
+test('types check: one download location and one archive per distinct (module, selected version); one version list per module (pins too are selected from it, as tofu init selects them); a re-run asks nothing', async () => {
   const paths = await onceThenNothing('types', ['types', 'check', '.'], [0]);
   assert.equal(count(paths, moduleLocations), repo.expected.moduleVersions.size);
   assert.equal(count(paths, archives), repo.expected.moduleVersions.size);
-  assert.equal(count(paths, moduleLists), repo.expected.modulesNeedingList.size);
+  assert.equal(count(paths, moduleLists), repo.expected.modules.size);
   assert.ok(repo.expected.moduleVersions.size < repo.dirs.length * 5, 'the workspace repeats module versions across roots');
 });
 
