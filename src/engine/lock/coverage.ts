@@ -4,7 +4,7 @@
 import { tmpdir } from 'node:os';
 import { isBuiltInProvider, parseProviderSource, ProviderAddress } from '../addresses';
 import type { Engine } from '../engine';
-import { untilAborted } from '../modules/budget';
+import { untilAborted } from '../modulepkg/budget';
 import { parseSha256Sums } from '../providerpkg/signature';
 import { lockHashCacheFor, PlatformHashes } from './cache';
 import { HashGatherer } from './gather';

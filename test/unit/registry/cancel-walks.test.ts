@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { buildDependencyGraph } from '../../../src/engine/deps/graph';
-import { lockProviders } from '../../../src/engine/lockfile';
+import { lockProviders } from '../../../src/engine/lock';
 import { mirrorModules } from '../../../src/engine/modmirror';
 import type { FeatureContext } from '../../../src/features/context';
 import { backendOf } from '../../../src/features/engine';
