@@ -60,7 +60,7 @@ await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfil
 // command compiles and evaluates only its own code — `inspect` none of the network engine. The
 // engine code they share is repeated in each (the CLI is not size-critical; start-up is). They
 // share the vendor files and stubs (dist/vendor ships beside them: .npmignore).
-const CLI_GROUPS = ['inspect', 'registry', 'mirror', 'modmirror', 'lock', 'types', 'outdated', 'publish', 'publish-provider', 'lsp'];
+const CLI_GROUPS = ['inspect', 'registry', 'mirror', 'modmirror', 'lock', 'types', 'outdated', 'publish', 'publish-provider', 'sbom', 'lsp'];
 const cliGroups = {
   name: 'cli-groups',
   setup(b) {

@@ -48,17 +48,22 @@ commands:
                                                     a published version never changes unless --force;
                                                     the signing key's passphrase comes from
                                                     TOFU_REGISTRY_SIGNING_KEY_PASSPHRASE
+  sbom [--format cyclonedx|spdx] [--output FILE] [--offline] [--max-modules N] [--max-dirs N] [DIR...]
+                                                    software bill of materials of the root modules:
+                                                    every module call (recursively) and provider with
+                                                    version, source, package URL and hashes (CycloneDX
+                                                    1.6 JSON, or SPDX 2.3; time from SOURCE_DATE_EPOCH)
   lsp [--stdio] [--cache-dir DIR]                   the language server on stdin/stdout, for any editor
                                                     with an LSP client (settings from the client)
 
-network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module, publish-provider):
+network commands (discover, versions, resolve, mirror, mirror-modules, lock, types check, outdated, publish-module, publish-provider, sbom):
   --ca-file PATH (extra CA certificates; NODE_EXTRA_CA_CERTS is honoured too), --timeout SECONDS,
   --cache-dir DIR (default $XDG_CACHE_HOME/tofu-registry or ~/.cache/tofu-registry: discovery and
   version lists are reused for 1 h, fetched modules kept), --no-cache
 
---max-modules N (mirror-modules, lock, outdated): how many modules one walk of module calls may
+--max-modules N (mirror-modules, lock, outdated, sbom): how many modules one walk of module calls may
   reach, default 1000; calls nest at most 32 deep.
---max-dirs N (mirror, mirror-modules, outdated): configuration directories collected under each DIR
+--max-dirs N (mirror, mirror-modules, outdated, sbom): configuration directories collected under each DIR
   (default 50000); a walk cut short is reported (stderr, --json) and exits 1
 
 tofu-registry <command> --help (or -h, or tofu-registry help <command>) shows that command's usage.
@@ -119,6 +124,7 @@ const COMMANDS: Record<string, () => CommandRunner> = {
   outdated: () => (require('./cli/outdated') as typeof import('./cli/outdated')).runOutdated,
   'publish-module': () => (require('./cli/publish') as typeof import('./cli/publish')).runPublishModule,
   'publish-provider': () => (require('./cli/publish-provider') as typeof import('./cli/publish-provider')).runPublishProvider,
+  sbom: () => (require('./cli/sbom') as typeof import('./cli/sbom')).runSbom,
   lsp: () => (require('./cli/lsp') as typeof import('./cli/lsp')).runLsp,
 };
 

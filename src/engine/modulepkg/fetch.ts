@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { HttpClient } from '../net/http';
 import { shownUrl } from '../net/http-errors';
@@ -43,7 +44,22 @@ export interface FetchedPackage {
   root: string;
   /** As written in the location (validated; it may be a glob such as `*`, see moduleDirectory). */
   subdir: string;
+  /** What was fetched, recorded when it was (the SBOM's hashes); {} for a package cached before it was kept. */
+  facts: PackageFacts;
 }
+
+/**
+ * What the bytes fetched were, kept beside the cached package: an archive's SHA-256 (as
+ * downloaded, before unpacking) and size, or the commit a git clone checked out.
+ */
+export interface PackageFacts {
+  sha256?: string;
+  size?: number;
+  commit?: string;
+}
+
+/** Beside the package content in the cache: its PackageFacts as JSON. */
+const FACTS_FILE = 'package-facts.json';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_EXTRACTED = 256 * 1024 * 1024;
@@ -77,8 +93,13 @@ export function shownLocation(location: string): string {
  * Returns the module directory (the location's `//subdir` applied).
  */
 export async function fetchModule(location: string, cacheKey: string, opts: FetchOptions): Promise<string> {
+  return (await fetchModuleWithFacts(location, cacheKey, opts)).dir;
+}
+
+/** fetchModule, with what the package's bytes were (PackageFacts). */
+export async function fetchModuleWithFacts(location: string, cacheKey: string, opts: FetchOptions): Promise<{ dir: string; facts: PackageFacts }> {
   const pkg = await fetchPackage(location, cacheKey, opts);
-  return moduleDirectory(pkg.root, pkg.subdir, location);
+  return { dir: await moduleDirectory(pkg.root, pkg.subdir, location), facts: pkg.facts };
 }
 
 /** Fetch the whole package `location` points at (once per cacheKey) without applying its `//subdir`. */
@@ -104,7 +125,22 @@ export async function fetchPackage(location: string, cacheKey: string, opts: Fet
     inFlight.set(dir, { promise, signal: opts.signal });
     await promise;
   }
-  return { root: path.join(dir, 'content'), subdir };
+  return { root: path.join(dir, 'content'), subdir, facts: await readFacts(dir) };
+}
+
+async function readFacts(dir: string): Promise<PackageFacts> {
+  const text = await fs.readFile(path.join(dir, FACTS_FILE), 'utf8').catch(() => undefined);
+  if (text === undefined) return {};
+  try {
+    const j = JSON.parse(text) as PackageFacts;
+    const facts: PackageFacts = {};
+    if (typeof j.sha256 === 'string' && /^[0-9a-f]{64}$/.test(j.sha256)) facts.sha256 = j.sha256;
+    if (typeof j.size === 'number' && Number.isSafeInteger(j.size)) facts.size = j.size;
+    if (typeof j.commit === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(j.commit)) facts.commit = j.commit;
+    return facts;
+  } catch {
+    return {};
+  }
 }
 
 const inFlight = new Map<string, { promise: Promise<void>; signal?: AbortSignal }>();
@@ -124,8 +160,8 @@ async function fetchInto(dir: string, source: PackageSource, location: string, o
   try {
     const content = path.join(tmp, 'content');
     await fs.mkdir(content);
-    if (source.kind === 'git') await fetchGit(source.src, tmp, content, opts);
-    else await fetchArchive(source.url, tmp, content, opts);
+    const facts = source.kind === 'git' ? await fetchGit(source.src, tmp, content, opts) : await fetchArchive(source.url, tmp, content, opts);
+    await fs.writeFile(path.join(tmp, FACTS_FILE), JSON.stringify(facts));
     await fs.writeFile(path.join(tmp, COMPLETE_MARKER), shownLocation(location));
     // Another process may have completed the same package meanwhile: keep its copy (it may be in use).
     if (await exists(done)) return;
@@ -216,9 +252,9 @@ function shorthandGitUrl(pkg: string): string {
   return `https://${[host, org, name, ...rest].join('/')}${q < 0 ? '' : pkg.slice(q)}`;
 }
 
-async function fetchGit(src: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
+async function fetchGit(src: string, tmp: string, content: string, opts: FetchOptions): Promise<PackageFacts> {
   const limits = extractLimits(opts);
-  await gitClone(src, content, {
+  const commit = await gitClone(src, content, {
     timeoutMs: opts.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT, diskCap: (opts.maxBytes ?? DEFAULT_MAX_BYTES) + limits.maxBytes,
     protocols: opts.gitProtocols ?? 'https:http:ssh:git', caCertificates: opts.caCertificates, scratchDir: tmp, signal: opts.signal,
   });
@@ -231,6 +267,7 @@ async function fetchGit(src: string, tmp: string, content: string, opts: FetchOp
   if (size.links) problems.push(`${size.links} symbolic links in the checkout`);
   const shown = shownUrl(src.split('?')[0]);
   if (problems.length) throw new ModuleFetchError(`refusing the module package from ${shown}: ${problems.join('; ')}`, shown);
+  return commit ? { commit } : {};
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -239,7 +276,7 @@ async function exists(p: string): Promise<boolean> {
 
 const UNSUPPORTED_ARCHIVES = /\.(tar\.bz2|tbz2|tar\.tbz2|tar\.xz|txz|bz2|xz)$|(?<!\.tar)\.gz$/i;
 
-async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: FetchOptions): Promise<void> {
+async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: FetchOptions): Promise<PackageFacts> {
   let url: URL;
   try { url = new URL(rawUrl); } catch { throw new ModuleFetchError(`unsupported module location ${JSON.stringify(shownUrl(rawUrl))}`); }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ModuleFetchError(`unsupported module location ${shownUrl(rawUrl)}: only https, http and git:: sources can be fetched`);
@@ -257,7 +294,11 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   else if (/\.tar$/i.test(url.pathname)) kind = 'tar';
   const file = path.join(tmp, 'archive');
   const res = await opts.http.download(url.href, { maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES, timeoutMs: opts.timeoutMs, signal: opts.signal });
-  await pipeline(res.body, createWriteStream(file));
+  // The archive's SHA-256 as downloaded, hashed while it is written (an SBOM records it).
+  const hash = createHash('sha256');
+  let size = 0;
+  const measure = new Transform({ transform(chunk: Buffer, _enc, done) { hash.update(chunk); size += chunk.length; done(null, chunk); } });
+  await pipeline(res.body, measure, createWriteStream(file));
   const sniffed = await sniff(file);
   // a ".tar" that is gzipped after all is unpacked as what it is (never by tar's own inflater)
   if (!kind || (kind === 'tar' && sniffed === 'tar.gz')) kind = sniffed;
@@ -267,6 +308,7 @@ async function fetchArchive(rawUrl: string, tmp: string, content: string, opts: 
   if (kind === 'zip') await extractZip(file, content, shown, limits);
   else await extractTar(file, content, shown, limits, kind === 'tar.gz');
   await fs.rm(file, { force: true });
+  return { sha256: hash.digest('hex'), size };
 }
 
 /** Unpacks a local .tar.gz or .zip (e.g. a module mirror's own archive) with the checks a download gets. */

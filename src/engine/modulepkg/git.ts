@@ -60,12 +60,12 @@ function checked(s: GitSource, src: string): GitSource {
 }
 
 /**
- * Clones `src` into `dest` and removes `.git`. A tag or branch is cloned shallow (falling back to
+ * Clones `src` into `dest` and removes `.git`; returns the commit checked out (undefined when unreadable). A tag or branch is cloned shallow (falling back to
  * a full clone when the server speaks git's dumb HTTP protocol, which cannot do shallow); a
  * commit id is cloned in full and checked out. Symbolic links are checked out as plain files
  * (core.symlinks=false), so nothing in the package points outside it.
  */
-export async function gitClone(src: string, dest: string, opts: GitCloneOptions): Promise<void> {
+export async function gitClone(src: string, dest: string, opts: GitCloneOptions): Promise<string | undefined> {
   const s = parseGitSource(src);
   const shown = shownUrl(s.url);
   const config = ['-c', 'core.symlinks=false', '-c', 'credential.helper=', '-c', 'core.askPass='];
@@ -90,7 +90,27 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
     await runGit([...config, ...clone(undefined)], dest, shown, deadline, env, opts);
   }
   if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, shown, deadline, env, opts);
+  // The commit checked out, read from the clone itself before its history goes (an SBOM records it).
+  const commit = await headCommit(dest);
   await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
+  return commit;
+}
+
+/** The commit a checkout's HEAD names (`.git/HEAD`, a loose or packed ref), or undefined when it cannot be read. */
+async function headCommit(dest: string): Promise<string | undefined> {
+  const gitDir = path.join(dest, '.git');
+  const head = (await fs.readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim();
+  if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return head;
+  const ref = /^ref: (refs\/[\w./-]+)$/.exec(head)?.[1];
+  if (!ref || ref.includes('..')) return undefined;
+  const loose = (await fs.readFile(path.join(gitDir, ref), 'utf8').catch(() => '')).trim();
+  if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(loose)) return loose;
+  const packed = await fs.readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const [sha, name] = line.trim().split(' ');
+    if (name === ref && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) return sha;
+  }
+  return undefined;
 }
 
 /** The certificates git trusts by default: GIT_SSL_CAINFO / SSL_CERT_FILE, else the system bundle ('' when none is found). */

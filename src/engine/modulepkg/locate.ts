@@ -37,6 +37,21 @@ export interface LocatedModule {
   via: 'local' | 'installed' | 'registry' | 'remote' | 'oci';
   /** Registry modules: the selected version; installed ones: the version modules.json records. */
   version?: string;
+  /** Fetched packages (via registry, remote, oci): where they came from and what their bytes were. */
+  fetched?: FetchedFacts;
+}
+
+/**
+ * What a fetched package was (an SBOM's download location and hashes): the location fetched
+ * (registry modules: the download location; as given, secrets included — show it with
+ * shownUrl), the archive's SHA-256 or the git commit, and for oci:// the tag and digests.
+ */
+export interface FetchedFacts {
+  location?: string;
+  sha256?: string;
+  size?: number;
+  commit?: string;
+  oci?: { registry: string; repository: string; tag: string | null; manifestDigest: string; blobDigest: string | null };
 }
 
 /** Fetches a package `tofu init` would download (the call is not installed): the ModuleResolver. */

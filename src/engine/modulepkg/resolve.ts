@@ -14,9 +14,9 @@ import { selectVersions } from '../versions';
 import { parseOciModuleSource } from '../addresses/oci-source';
 import { fetchOciPackage } from './oci-fetch';
 import { resolveOciModule } from './oci-registry';
-import { engineCaCertificates, fetchModule, FetchOptions, moduleDirectory } from './fetch';
+import { engineCaCertificates, fetchModuleWithFacts, FetchOptions, moduleDirectory } from './fetch';
 import { fetchWithFreshLocation } from './location';
-import { LocatedModule, locateModule, ModuleRequest } from './locate';
+import { FetchedFacts, LocatedModule, locateModule, ModuleRequest } from './locate';
 import { loadModuleInterface, ModuleInterface } from './variables';
 
 export type { ModuleRequest } from './locate';
@@ -145,8 +145,8 @@ export class ModuleResolver {
         // `host` block, CA, proxy or credentials source pointed is never served for this one.
         const context = engine.answerContext([src.host]);
         return this.once(this.packages, `registry ${src.fullAddress}@${version}//${src.subdir ?? ''}|${context}`, async () => {
-          const dir = await this.fetchRegistryModule(engine, src, version, `${src.fullAddress}@${version}|${context}`, req.signal);
-          return { dir, via: 'registry' as const, version };
+          const { dir, fetched } = await this.fetchRegistryModule(engine, src, version, `${src.fullAddress}@${version}|${context}`, req.signal);
+          return { dir, via: 'registry' as const, version, fetched };
         }, req.signal);
       })();
     }
@@ -154,8 +154,8 @@ export class ModuleResolver {
       // The source names where it comes from; the trust (CAs, proxy) it was fetched under is in the key too.
       const key = `${req.source}|${engine.answerContext([])}`;
       return this.once(this.packages, `remote ${key}`, async () => {
-        const dir = await fetchModule(req.source, key, this.fetchOpts(engine, cacheDir, req.signal));
-        return { dir, via: 'remote' as const };
+        const { dir, facts } = await fetchModuleWithFacts(req.source, key, this.fetchOpts(engine, cacheDir, req.signal));
+        return { dir, via: 'remote' as const, fetched: { location: req.source, ...facts } };
       }, req.signal);
     }
     if (src.kind === 'oci') {
@@ -166,7 +166,12 @@ export class ModuleResolver {
         const resolved = await resolveOciModule(engine, oci, { signal: req.signal });
         const pkg = await fetchOciPackage(engine, resolved, cacheDir, { signal: req.signal, maxBytes: this.opts.maxBytes });
         const dir = await moduleDirectory(pkg.root, oci.subdir ?? '', req.source);
-        return { dir, via: 'oci' as const, ...(resolved.tag ? { version: resolved.tag } : {}) };
+        const fetched: FetchedFacts = {
+          location: `oci://${resolved.registry}/${resolved.repository}@${resolved.manifestDigest}`,
+          ...(resolved.blobDigest?.startsWith('sha256:') ? { sha256: resolved.blobDigest.slice(7) } : {}), ...(resolved.size !== null ? { size: resolved.size } : {}),
+          oci: { registry: resolved.registry, repository: resolved.repository, tag: resolved.tag, manifestDigest: resolved.manifestDigest, blobDigest: resolved.blobDigest },
+        };
+        return { dir, via: 'oci' as const, ...(resolved.tag ? { version: resolved.tag } : {}), fetched };
       }, req.signal);
     }
     const description = src.kind === 'local' ? 'local' : src.description;
@@ -206,12 +211,12 @@ export class ModuleResolver {
    * Fetches a registry module version (once per package key: fetchModule keeps it on disk) from
    * its cached download location, asked again once when that fails (fetchWithFreshLocation).
    */
-  private async fetchRegistryModule(engine: Engine, src: ModuleAddress & { subdir?: string }, version: string, key: string, signal?: AbortSignal): Promise<string> {
+  private async fetchRegistryModule(engine: Engine, src: ModuleAddress & { subdir?: string }, version: string, key: string, signal?: AbortSignal): Promise<{ dir: string; fetched: FetchedFacts }> {
     const opts = this.fetchOpts(engine, this.opts.cacheDir!, signal);
     const loc = await engine.resolveDownloadLocation(src, version, { signal });
     const fetched = await fetchWithFreshLocation(engine, src, version, loc.location,
-      (location) => fetchModule(src.subdir ? addSubdir(location, src.subdir) : location, key, opts), signal);
-    return fetched.value;
+      (location) => fetchModuleWithFacts(src.subdir ? addSubdir(location, src.subdir) : location, key, opts), signal);
+    return { dir: fetched.value.dir, fetched: { location: fetched.location, ...fetched.value.facts } };
   }
 
   /** The fetch settings of this resolver (the engine's CA certificates read once), with the caller's signal. */

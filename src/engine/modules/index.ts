@@ -11,6 +11,6 @@ export {
   inputCursor, InputCompletion, InputCursor, MODULE_META_ARGUMENTS,
 } from './inputs';
 export { ModuleResolver, ModuleRequest, ResolvedModule, ResolverOptions } from '../modulepkg/resolve';
-export { locateModule, localModuleDir, LocatedModule, LocateOptions, ModulePackageFetcher } from '../modulepkg/locate';
-export { fetchModule, fetchPackage, moduleDirectory, packageSource, engineCaCertificates, safeRelativePath, shownLocation, ModuleFetchError, FetchOptions, FetchedPackage } from '../modulepkg/fetch';
+export { locateModule, localModuleDir, LocatedModule, LocateOptions, ModulePackageFetcher, FetchedFacts } from '../modulepkg/locate';
+export { fetchModule, fetchModuleWithFacts, PackageFacts, fetchPackage, moduleDirectory, packageSource, engineCaCertificates, safeRelativePath, shownLocation, ModuleFetchError, FetchOptions, FetchedPackage } from '../modulepkg/fetch';
 export { checkFile, checkDirectory, callSource, FileCheckInput, FileCheckResult, DirectoryCheckResult } from './check';

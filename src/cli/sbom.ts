@@ -1,0 +1,65 @@
+// tofu-registry sbom [--format cyclonedx|spdx] [--output FILE] [--offline] [--max-modules N] [--max-dirs N]
+//                    [--ca-file F] [--timeout S] [--cache-dir D | --no-cache] [DIR...]
+//   A software bill of materials of the root modules under each DIR (default "."), the same roots
+//   as `outdated`: every module call (recursively, through fetched packages), every provider with
+//   the lock file's version and hashes. CycloneDX 1.6 JSON (default) or SPDX 2.3 JSON, on stdout
+//   or written to FILE (atomically). The same workspace and registry state give the same bytes;
+//   the timestamp is SOURCE_DATE_EPOCH when set. --offline reads only lock files and
+//   .terraform/modules/modules.json. What could not be known is said in the document and, one
+//   line each, on stderr. Exit 0 when written (also with notes), 1 when it could not be, 2 on usage.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { rootConfigDirs } from '../engine/deps';
+import { scanConfigDirs } from '../engine/mirror/requirements';
+import { collectSbom, renderSbom, SBOM_FORMATS, SbomFormat, sbomTimestamp } from '../engine/sbom';
+import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, printWarnings, UsageError, value } from './common';
+import { withModuleResolver } from './resolverRun';
+
+declare const __TOFU_REGISTRY_VERSION__: string | undefined;
+
+export async function runSbom(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, { booleans: ['offline', 'no-cache'], values: ['format', 'output', 'ca-file', 'cache-dir', 'timeout', 'max-modules', 'max-dirs'] });
+  const format = (value(parsed, 'format') ?? 'cyclonedx') as SbomFormat;
+  if (!SBOM_FORMATS.includes(format)) throw new UsageError(`--format must be ${SBOM_FORMATS.join(' or ')}, got ${JSON.stringify(value(parsed, 'format'))}`);
+  const output = value(parsed, 'output');
+  if (output === '') throw new UsageError('--output needs a file name');
+  const offline = flag(parsed, 'offline');
+  const moduleLimits = moduleLimitsOption(parsed);
+  const maxDirs = maxDirsOption(parsed);
+  let timestamp: string;
+  try { timestamp = sbomTimestamp(io.env); } catch (err) { throw new UsageError((err as Error).message); }
+  const explicit = parsed.positionals.map((p) => path.resolve(io.cwd, p));
+  const dirs = explicit.length ? explicit : [path.resolve(io.cwd)];
+  return withModuleResolver(parsed, io, offline, async (engine, resolver) => {
+    for (const d of dirs) {
+      const st = await fs.stat(d).catch(() => undefined);
+      if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, d) || d} is not a directory`);
+    }
+    const scan = await scanConfigDirs(dirs, { maxDirs });
+    printWarnings(io, scan.warnings);
+    const roots = await rootConfigDirs(scan.dirs, explicit);
+    if (!roots.length) throw new Error(`no OpenTofu configuration found under ${dirs.map((d) => path.relative(io.cwd, d) || '.').join(', ')}`);
+    const inv = await collectSbom(roots, { engine, resolver, offline, baseDir: io.cwd, moduleLimits });
+    const name = roots.length === 1 ? path.basename(roots[0]) : path.basename(path.resolve(io.cwd));
+    const text = renderSbom(inv, format, { timestamp, name, toolVersion: typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev' });
+    // what could not be known, once each (the document holds it too)
+    const notes = new Set([...inv.notes, ...inv.components.flatMap((c) => c.notes.map((n) => `${c.name}${c.version ? ` ${c.version}` : ''}: ${n}`))]);
+    for (const n of notes) io.stderr(`tofu-registry: note: ${n}\n`);
+    if (output === undefined) io.stdout(text);
+    else await writeAtomically(path.resolve(io.cwd, output), text);
+    if (output !== undefined) io.stderr(`wrote ${path.relative(io.cwd, path.resolve(io.cwd, output))}: ${inv.components.length} components (${format})\n`);
+    return scan.truncated ? 1 : 0;
+  });
+}
+
+/** The file appears whole or not at all (a reader never sees half a document). */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
+  try {
+    await fs.writeFile(tmp, text);
+    await fs.rename(tmp, file);
+  } finally {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
