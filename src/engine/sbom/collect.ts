@@ -15,7 +15,7 @@ import type { Engine } from '../engine';
 import { evaluateVersions, providerRequirements, readLocalFacts } from '../deps';
 import type { LocalModuleCall } from '../deps/collect';
 import { readModuleCalls } from '../deps/collect';
-import { readTextIfExists } from '../fstree';
+import { mapLimit, readTextIfExists } from '../fstree';
 import { LOCK_FILE_NAME, problemText, readLockFile } from '../lockfile';
 import { ModuleBudget, ModuleBudgetLimits } from '../modules/budget';
 import { packageSource } from '../modules/fetch';
@@ -46,6 +46,9 @@ export interface SbomCollectOptions {
   signal?: AbortSignal;
 }
 
+/** Root modules collected at once (like the dependency graph's directories). */
+const ROOT_CONCURRENCY = 8;
+
 const NOT_FETCHED_OFFLINE = 'package not fetched (--offline): no hash';
 
 /** The SBOM inventory of the root modules `roots` (absolute or relative to baseDir), in that order. */
@@ -55,11 +58,12 @@ export async function collectSbom(roots: string[], opts: SbomCollectOptions): Pr
   const installed = opts.resolver?.installed ?? new InstalledModules();
   const run = new Collector(opts, base, online, installed);
   const absRoots = roots.map((r) => path.resolve(base, r));
-  const rootRefs: string[] = [];
-  for (const root of absRoots) {
+  // Roots a few at a time (shared caches make each package one fetch however many roots call it);
+  // the result does not depend on the order they finish in: everything is sorted at the end.
+  const rootRefs = await mapLimit(absRoots, ROOT_CONCURRENCY, (root) => {
     opts.signal?.throwIfAborted();
-    rootRefs.push(await run.root(root));
-  }
+    return run.root(root);
+  });
   const notes = [...run.notes];
   if (!online) notes.push('offline: module packages were not fetched and no registry was asked; versions and sources come from .terraform/modules/modules.json and lock files');
   const rootSet = new Set(rootRefs);

@@ -186,8 +186,14 @@ describe('sbom: a workspace with registry, git, HTTP-archive, OCI and local modu
     const a = await run(['sbom', 'a', 'b']);
     assert.equal(a.code, 0, a.stderr);
     noSecrets(a.stdout + a.stderr);
-    const errors = await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(a.stdout);
+    const validator = new Validation.JsonStrictValidator(Spec.Version.v1dot6);
+    const errors = await validator.validate(a.stdout);
     assert.equal(errors, null, JSON.stringify(errors, null, 2));
+    // the validator bites: a malformed hash or a field CycloneDX does not define is refused
+    const broken = JSON.parse(a.stdout);
+    broken.components[0].hashes = [{ alg: 'SHA-256', content: 'not-hex' }];
+    assert.notEqual(await validator.validate(JSON.stringify(broken)), null);
+    assert.notEqual(await validator.validate(JSON.stringify({ ...JSON.parse(a.stdout), extra: 1 })), null);
     first = a.stdout;
     const doc = JSON.parse(a.stdout) as Cdx;
     assert.equal(doc.metadata.timestamp, '2026-01-01T00:00:00Z', 'SOURCE_DATE_EPOCH');
@@ -271,6 +277,10 @@ describe('sbom: a workspace with registry, git, HTTP-archive, OCI and local modu
     const validate = ajv.compile(JSON.parse(readFileSync(SPDX_SCHEMA, 'utf8')));
     const doc = JSON.parse(text) as Spdx;
     assert.ok(validate(doc), JSON.stringify(validate.errors, null, 2));
+    // the schema bites: a package without its required downloadLocation is refused
+    const broken = JSON.parse(text);
+    delete broken.packages[1].downloadLocation;
+    assert.equal(validate(broken), false);
     assert.equal(doc.spdxVersion, 'SPDX-2.3');
     assert.equal(doc.creationInfo.created, '2026-01-01T00:00:00Z');
     const H = reg.host;
