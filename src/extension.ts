@@ -16,6 +16,7 @@ import { registerMirrorCommand } from './editor/mirrorCommand';
 import { registerModuleMirrorCommand } from './editor/modMirrorCommand';
 import { registerOciMirrorCommand } from './editor/ociMirrorCommand';
 import { registerPublishModuleCommand } from './editor/publishModuleCommand';
+import { registerSbomCommand } from './editor/sbomCommand';
 import { registerLockFeatures } from './editor/lockFeatures';
 import { Services } from './editor/services';
 import { affectsEngine, readSettings } from './editor/settings';
@@ -67,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   }
   for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand],
     ['module mirror command', registerModuleMirrorCommand], ['OCI mirror command', registerOciMirrorCommand],
-    ['publish module command', registerPublishModuleCommand], ['lock files', registerLockFeatures]] as const) {
+    ['publish module command', registerPublishModuleCommand], ['SBOM command', registerSbomCommand], ['lock files', registerLockFeatures]] as const) {
     try {
       register(context, services);
     } catch (err) {

@@ -1,5 +1,5 @@
-// workspace/executeCommand: apply a code lens's fix, and the extension's lock, mirror, module mirror
-// and outdated runs with work-done progress ($/progress), stopped by $/cancelRequest.
+// workspace/executeCommand: apply a code lens's fix, and the extension's lock, mirror, module mirror,
+// SBOM and outdated runs with work-done progress ($/progress), stopped by $/cancelRequest.
 import { CancellationToken, WorkDoneProgressReporter } from 'vscode-languageserver/node';
 import { lockProviders } from '../engine/lock';
 import { mirrorProviders } from '../engine/mirror';
@@ -10,6 +10,7 @@ import type { Fix } from '../features/fixes';
 import type { LockFixArgs } from '../features/lockStatus';
 import { scanFeatureDirs } from '../features/workspace';
 import { publishFromEditor } from '../features/publish';
+import { exportSbom, SbomExportResult } from '../features/sbom';
 import { COMMANDS } from './common';
 import { fixEdit } from './requests';
 import type { TofuRegistryServer } from './server';
@@ -25,6 +26,7 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
     }
     return (await s.connection.workspace.applyEdit({ label: fix.title, edit: fixEdit(s, doc, fix) })).applied;
   }
+  if (command === COMMANDS.exportSbom) return sbomCommand(s, args, token, progress);
   if (!s.networkAllowed()) throw new Error(`${command} needs network access, which the offline setting turns off`);
   const a = (args[0] && typeof args[0] === 'object' ? args[0] : {}) as LockFixArgs & { platforms?: string[]; out?: string; oci?: string | boolean; allMatching?: boolean; baseUrl?: string };
   const ac = new AbortController();
@@ -102,6 +104,31 @@ export async function executeCommand(s: TofuRegistryServer, command: string, arg
     const scan = await scanFeatureDirs(dirs, s.current, s.log);
     const graph = await buildDependencyGraph(await rootConfigDirs(scan.dirs, dirs), { engine: s.engine, resolver: s.types.resolver, installed: s.types.resolver.installed, signal: ac.signal } as Parameters<typeof buildDependencyGraph>[1]);
     return { dependencies: graph.directories.flatMap((d) => [...d.modules, ...d.providers]), ...(scan.warnings.length ? { warnings: scan.warnings } : {}) };
+  } finally {
+    progress.done();
+  }
+}
+
+/**
+ * [{"dirs"?: [...], "format"?: "cyclonedx" | "spdx", "out"?: FILE, "offline"?: true}] → the export's result (the document in
+ * `text` only when no `out` is given). Without network access (the offline setting) it is the offline document.
+ */
+async function sbomCommand(s: TofuRegistryServer, args: unknown[], token: CancellationToken,
+  progress: WorkDoneProgressReporter & { token?: CancellationToken }): Promise<SbomExportResult | Omit<SbomExportResult, 'text'>> {
+  const a = (args[0] && typeof args[0] === 'object' ? args[0] : {}) as { dirs?: string[]; format?: string; out?: string; offline?: boolean };
+  const format = a.format ?? 'cyclonedx';
+  if (format !== 'cyclonedx' && format !== 'spdx') throw new Error(`${COMMANDS.exportSbom}: "format" must be "cyclonedx" or "spdx"`);
+  const dirs = a.dirs?.length ? a.dirs : s.workspaceFolders;
+  if (!dirs.length) throw new Error(`${COMMANDS.exportSbom}: no directory given (arguments [{"dirs": [...]}]) and no workspace folder`);
+  const ac = new AbortController();
+  token.onCancellationRequested(() => ac.abort());
+  progress.token?.onCancellationRequested(() => ac.abort());
+  progress.begin('Exporting SBOM', 0, undefined, true);
+  try {
+    const r = await exportSbom(s, { dirs, format, out: a.out, offline: a.offline === true, signal: ac.signal });
+    if (!a.out) return r;
+    const { text: _text, ...rest } = r;
+    return rest;
   } finally {
     progress.done();
   }

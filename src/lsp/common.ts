@@ -16,6 +16,7 @@ export const COMMANDS = {
   mirrorModules: 'tofuRegistry.mirrorModules',
   outdated: 'tofuRegistry.outdated',
   publishModule: 'tofuRegistry.publishModule',
+  exportSbom: 'tofuRegistry.exportSbom',
 } as const;
 
 export const DIAGNOSTIC_SOURCE = 'tofu-registry';
