@@ -72,6 +72,23 @@ test('types check: one download location and one archive per distinct (module, s
   assert.ok(repo.expected.moduleVersions.size < repo.dirs.length * 5, 'the workspace repeats module versions across roots');
 });
 
+test('sbom: one download location and one archive per distinct (module, selected version), one version list per unpinned module and per unlocked provider; every module version listed with its hash; a re-run asks nothing and gives the same bytes', async () => {
+  const paths = await onceThenNothing('sbom', ['sbom', '.'], [0]);
+  assert.equal(count(paths, moduleLocations), repo.expected.moduleVersions.size);
+  assert.equal(count(paths, archives), repo.expected.moduleVersions.size);
+  assert.equal(count(paths, moduleLists), repo.expected.modulesNeedingList.size);
+  assert.equal(count(paths, /^\/v1\/providers\/.*\/versions$/), repo.expected.providers.size);
+  const a = await cli(['sbom', '.'], join(work, 'cache-sbom'));
+  const b = await cli(['sbom', '.'], join(work, 'cache-sbom'));
+  // without SOURCE_DATE_EPOCH the time (and the serial number made from the content) may differ; nothing else
+  const timeless = (t: string) => t.replace(/"(timestamp|serialNumber)": "[^"]*"/g, '"$1": ""');
+  assert.equal(timeless(a.stdout), timeless(b.stdout));
+  const doc = JSON.parse(a.stdout) as { components: Array<{ 'bom-ref': string; hashes?: unknown[] }> };
+  const listed = doc.components.filter((c) => c['bom-ref'].startsWith('module:') && !c['bom-ref'].includes('//'));
+  assert.deepEqual(listed.map((c) => c['bom-ref'].slice('module:'.length).replace('@', ' ')).sort(), [...repo.expected.moduleVersions].sort());
+  assert.ok(listed.every((c) => c.hashes?.length === 1), 'each module version with its archive hash');
+});
+
 test('outdated: one version list per module and provider, one fetch per (module, selected version) for child providers; a re-run asks nothing', async () => {
   const paths = await onceThenNothing('outdated', ['outdated', '--json', '.'], [0, 1]);
   assert.equal(count(paths, moduleLists), repo.expected.modules.size);
