@@ -2,7 +2,7 @@
 // registry (HTTPS on 127.0.0.1 with a throwaway CA), then runs the real CLI (dist/cli.js) against
 // it the way a person or a pipeline would: inspect, discover, versions, resolve, mirror (twice:
 // the second run is incremental), mirror-modules (twice), lock (twice: the second downloads
-// nothing), hash and types check; then, when Debian's docker-registry is installed, the same
+// nothing), hash, types check and sbom; then, when Debian's docker-registry is installed, the same
 // providers into an OCI registry on loopback (mirror --oci twice, lock --oci-mirror) and a module
 // package (publish-module, resolve oci://); last, one language-server exchange over stdio
 // (initialize, a completion of a module version, shutdown).
@@ -200,6 +200,14 @@ async function main(): Promise<number> {
     const zips = zipsUnder(out).slice(0, 2);
     expect('hash', await run('h1: and zh: hashes of mirrored packages', ['hash', ...zips.map((z) => relative(root, z))], root), 0);
     expect('types check', await run('Check module arguments against the called module\'s variable types (1 error expected)', ['types', 'check', ...ca, '--cache-dir', join(root, 'module-cache'), configDir], root), 1);
+    const sbomFile = join(root, 'sbom.cdx.json');
+    expect('sbom', await run('An SBOM of the configuration (CycloneDX 1.6): modules with their package hashes, providers with the lock hashes',
+      ['sbom', '--output', sbomFile, ...ca, '--cache-dir', join(root, 'module-cache'), configDir], root, { ...process.env, SOURCE_DATE_EPOCH: '1767225600' }), 0);
+    const sbom = JSON.parse(readFileSync(sbomFile, 'utf8')) as { components: Array<{ 'bom-ref': string; name: string; version?: string; purl?: string; hashes?: unknown[] }> };
+    for (const c of sbom.components) console.log(`  ${c.name} ${c.version ?? ''}  ${c.purl ?? ''}  (${c.hashes?.length ?? 0} SHA-256)`);
+    const vpc = sbom.components.find((c) => c['bom-ref'].startsWith(`module:${host}/infra/vpc/google@`));
+    if (!vpc?.hashes?.length) failures.push('sbom: the vpc module is missing or has no package hash');
+    if (!sbom.components.some((c) => c['bom-ref'].startsWith('provider:') && (c.hashes?.length ?? 0) > 0)) failures.push('sbom: no provider with the lock file\'s hashes');
     expect('types convert', await run('Convert a value to a type, as OpenTofu does', ['types', 'convert', '--type', 'list(string)', '--value', '["a", 15, true]'], root), 0);
     try {
       await ociSteps(demo, failures, expect);
