@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { rootConfigDirs } from '../engine/deps';
 import { scanConfigDirs } from '../engine/mirror/requirements';
-import { collectSbom, renderSbom, SBOM_FORMATS, SbomFormat, sbomTimestamp } from '../engine/sbom';
+import { collectSbom, printable, renderSbom, SBOM_FORMATS, SbomFormat, sbomTimestamp } from '../engine/sbom';
 import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, printWarnings, UsageError, value } from './common';
 import { withModuleResolver } from './resolverRun';
 
@@ -45,7 +45,7 @@ export async function runSbom(args: string[], io: CliIO): Promise<number> {
     const text = renderSbom(inv, format, { timestamp, name, toolVersion: typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev' });
     // what could not be known, once each (the document holds it too)
     const notes = new Set([...inv.notes, ...inv.components.flatMap((c) => c.notes.map((n) => `${c.name}${c.version ? ` ${c.version}` : ''}: ${n}`))]);
-    for (const n of notes) io.stderr(`tofu-registry: note: ${n}\n`);
+    for (const n of notes) io.stderr(`tofu-registry: note: ${printable(n)}\n`);
     if (output === undefined) io.stdout(text);
     else await writeAtomically(path.resolve(io.cwd, output), text);
     if (output !== undefined) io.stderr(`wrote ${path.relative(io.cwd, path.resolve(io.cwd, output))}: ${inv.components.length} components (${format})\n`);

@@ -85,7 +85,13 @@ function finish(c: SbomComponent): SbomComponent {
 
 /** A message without secrets or control characters, short enough for a document. */
 function clean(message: string): string {
-  return shortText(redactUrls(message), 300);
+  return printable(shortText(redactUrls(message), 300));
+}
+
+/** Control characters (a hostile server's or workspace's text) as visible escapes: nothing reaches a terminal raw. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 class Collector {

@@ -8,7 +8,7 @@ import { spdxDocument } from './spdx';
 import type { SbomDocumentOptions, SbomInventory } from './types';
 
 export * from './types';
-export { collectSbom, SbomCollectOptions, GitCommitLookup } from './collect';
+export { collectSbom, printable, SbomCollectOptions, GitCommitLookup } from './collect';
 export { modulePurlOf, providerPurlOf, ociPurlOf, PURL_DEFAULT_TERRAFORM_REGISTRY } from './purl';
 export { cycloneDxDocument, referenceUrl } from './cyclonedx';
 export { spdxDocument, spdxId } from './spdx';

@@ -3,7 +3,7 @@
 // SOURCE_DATE_EPOCH, and git/forced-getter locations as URLs a reader's tools accept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modulePurlOf, ociPurlOf, providerPurlOf, referenceUrl, sbomTimestamp, spdxId } from '../../../src/engine/sbom';
+import { modulePurlOf, ociPurlOf, printable, providerPurlOf, referenceUrl, sbomTimestamp, spdxId } from '../../../src/engine/sbom';
 
 test('purls: registry module (system qualifier, subdir as subpath), provider, repository_url except for registry.terraform.io, oci by digest', () => {
   const m = { host: 'registry.opentofu.org', namespace: 'terraform-aws-modules', name: 'vpc', system: 'aws' };
@@ -35,4 +35,9 @@ test('referenceUrl: go-getter forced getters and scp-like git addresses become U
   assert.match(id, /^SPDXRef-module-[0-9a-f]{16}$/);
   assert.equal(spdxId('module:registry.example.com/acme/net/aws@1.0.0//modules/sub'), id);
   assert.notEqual(spdxId('module:registry.example.com/acme/net/aws@1.0.1'), id);
+});
+
+test('printable: control characters of a hostile message or source become visible escapes (notes go to a terminal)', () => {
+  assert.equal(printable('module \u001b[31mred\u0007 x\u009b'), 'module \\u001b[31mred\\u0007 x\\u009b');
+  assert.equal(printable('plain: ünïcode ok'), 'plain: ünïcode ok');
 });
