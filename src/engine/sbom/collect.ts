@@ -69,6 +69,8 @@ export async function collectSbom(roots: string[], opts: SbomCollectOptions): Pr
   const rootSet = new Set(rootRefs);
   const rest = [...run.components.values()].filter((c) => !rootSet.has(c.ref)).sort((a, b) => cmp(a.ref, b.ref));
   const components = [...rootRefs.map((r) => run.components.get(r)!), ...rest].map(finish);
+  // every component has its entry, an empty one when it depends on nothing (CycloneDX's advice: "none" is a fact too)
+  for (const c of components) if (!run.edges.has(c.ref)) run.edges.set(c.ref, new Set());
   const dependencies = new Map([...run.edges.entries()].sort((a, b) => cmp(a[0], b[0])).map(([k, v]) => [k, [...v].sort(cmp)]));
   return { roots: rootRefs, components, dependencies, notes: [...new Set(notes)].sort(cmp), online };
 }
