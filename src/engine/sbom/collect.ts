@@ -1,8 +1,9 @@
 // What an SBOM lists, collected from the workspace: each root module, its module calls followed
 // recursively through the packages `tofu init` installed or the resolver fetched (as `types check`
 // walks them: installed copies in place, others fetched once per package into the cache), and
-// its providers (the dependency graph `outdated` builds: locked version, or the one tofu would
-// select) with the lock file's hashes. Online, every remote package is fetched through the
+// its providers (as the dependency graph `outdated` builds lists them, from the same parts: the
+// module tree's requirements and the lock file; the locked version, or the one tofu would select)
+// with the lock file's hashes. Online, every remote package is fetched through the
 // ModuleResolver (cached: a re-run asks nothing), which records what its bytes were; an installed
 // registry module is fetched at the version installed. Offline, only lock files and modules.json
 // are read, and each component says what could not be known. Nothing here is invented: a hash or
