@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { rootConfigDirs } from '../engine/deps';
-import { ModuleResolver } from '../engine/modules/resolve';
+import { ModuleResolver } from '../engine/modulepkg/resolve';
 import { collectSbom, renderSbom, SbomFormat, sbomTimestamp } from '../engine/sbom';
 import type { FeatureContext } from './context';
 import type { FeatureSettings } from './settings';

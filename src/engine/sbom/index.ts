@@ -1,7 +1,8 @@
 // Software bill of materials of OpenTofu configurations (`tofu-registry sbom`, the editor's
-// "Export SBOM…"). Layer: engine, above deps/ (the dependency graph), modules/ (the resolver that
-// fetches packages and records their hashes), lockfile/ and ocimodule/; nothing imports it but
-// the front ends. collectSbom walks the roots into plain data (types.ts); cyclonedx.ts and spdx.ts
+// "Export SBOM…"): it reads deps/ (the dependency graph's parts), modulepkg/ (the resolver that
+// fetches packages and records their hashes), lock/ and lockfile/; nothing imports it but the
+// front ends.
+// Layer: jobs (docs/architecture.md: it imports only the folders listed below it there). collectSbom walks the roots into plain data (types.ts); cyclonedx.ts and spdx.ts
 // write it; renderSbom gives the exact bytes (deterministic: same inventory and time, same bytes).
 import { cycloneDxDocument } from './cyclonedx';
 import { spdxDocument } from './spdx';
