@@ -16,6 +16,8 @@ import { RegistryError } from './net/errors';
 import { HttpClient } from './net/http';
 import { OciClient, OciCredentials, parseRepositoryTemplate } from './oci';
 import { safeText } from './net/http-errors';
+import { extraCaCertificates } from './net/dispatcher';
+import { GitRefList, GitRefLookup } from './gitrefs/lookup';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
 import { listViaInstallationMethods, VersionSource } from './registry/installation';
@@ -73,6 +75,8 @@ export interface EngineOptions {
   ociRefusedCredentialsTtlMs?: number;
   /** Entries read per directory of a filesystem mirror (default 100,000); a listing cut there carries `warnings`. */
   maxFsMirrorEntries?: number;
+  /** GIT_ALLOW_PROTOCOL of the ref lookup's `git ls-remote` (default "https:http:ssh:git"). */
+  gitProtocols?: string;
 }
 
 /**
@@ -98,6 +102,8 @@ export class Engine {
   private readonly moduleVersions: CachedLookup<Omit<VersionList, 'cached'>>;
   private readonly moduleLocations: CachedLookup<DownloadLocation>;
   private readonly providerVersions: CachedLookup<Omit<ProviderVersionList, 'cached'> & { sources?: VersionSource[] }>;
+  private readonly gitRefs: GitRefLookup;
+  private gitCas?: string[];
   private settings?: CliSettings;
   private cliFiles?: CliConfigFile[];
   private trust?: string;
@@ -137,6 +143,13 @@ export class Engine {
     // A version's download location, like its version list: per (module, version) and answer context, same TTL.
     this.moduleLocations = new CachedLookup({ diskDir: dir('module-locations'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isDownloadLocation });
     this.providerVersions = new CachedLookup({ diskDir: dir('provider-versions'), ttlMs, failureTtlMs: options.failureTtlMs, validate: isProviderVersionList });
+    // The refs of git remotes: one `git ls-remote` per remote and TTL, like a version list.
+    this.gitRefs = new GitRefLookup({
+      cacheDir: dir('git-refs'), ttlMs, failureTtlMs: options.failureTtlMs, timeoutMs: options.timeoutMs ?? 15_000,
+      protocols: options.gitProtocols, env, networkAllowed: options.networkAllowed,
+      caCertificates: () => (this.gitCas ??= extraCaCertificates(env, options.caFiles ?? [])),
+      context: (host) => this.answerContext([host]),
+    });
   }
 
   /** The CLI configuration files as read (once; clearCache() reads them again): credentials and settings share them. */
@@ -256,6 +269,26 @@ export class Engine {
     return fetchProviderPackage(this.http, base, p, version, os, arch, opts.signal);
   }
 
+  /**
+   * The refs of a git remote (`remote` as parseGitModuleSource gives it): one `git ls-remote`, run
+   * as tofu init runs git (the user's credential helpers and SSH agent, never a prompt, never a
+   * TF_TOKEN_*). Cached like version lists (memory + disk, TTL, single-flight, answer context);
+   * offline, only cached answers.
+   */
+  listGitRefs(remote: string, opts: Cancellable = {}): Promise<GitRefList> {
+    return this.gitRefs.list(remote, opts.signal);
+  }
+
+  /** Synchronous memory peek of a remote's refs (no process started). */
+  peekGitRefs(remote: string): GitRefList | undefined {
+    return this.gitRefs.peek(remote);
+  }
+
+  /** How many `git ls-remote` runs this engine started (each one contacts a remote). */
+  get gitRefContacts(): number {
+    return this.gitRefs.contacts;
+  }
+
   /** Forget discovery and version answers (memory and disk) and re-read credentials. */
   async clearCache(): Promise<void> {
     this.credentials.reload();
@@ -265,7 +298,8 @@ export class Engine {
     this.cliFiles = undefined;
     this.trust = undefined;
     this.contexts.clear();
-    await Promise.all([this.discovery.clear(), this.moduleVersions.clear(), this.moduleLocations.clear(), this.providerVersions.clear()]);
+    this.gitCas = undefined;
+    await Promise.all([this.gitRefs.clear(), this.discovery.clear(), this.moduleVersions.clear(), this.moduleLocations.clear(), this.providerVersions.clear()]);
   }
 
   /** The engine's OCI Distribution client (same CA files, proxy, timeouts, log and network switch as `http`), made on first use. */

@@ -10,6 +10,10 @@
 // with its credential helpers switched off, so it never uses them.
 // Kept: everything else git and ssh need — PATH, HOME, SSH_AUTH_SOCK, locale, proxy variables
 // (HTTPS_PROXY may carry user:password; git needs it to reach the host), GIT_* and SSH_* the user set.
+//
+// 'git-with-helpers' (the ref lookup's `git ls-remote`, gitrefs/): git as `tofu init` runs it, with
+// the user's credential helpers — and a helper (gh, git-credential-manager, a cloud CLI) may need
+// its own tool's variables (GH_TOKEN, AWS_*) to answer. So only OpenTofu's secrets are left out.
 
 /** OpenTofu's credential-bearing variables: never passed to any child process. */
 const TOFU_SECRET = /^(TF_TOKEN_|TF_VAR_|TF_HTTP_)|^TF_ENCRYPTION$/i;
@@ -18,12 +22,13 @@ const CREDENTIAL_NAME = /(^|_)(TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|A
 /** Variables git and ssh read for themselves: kept whatever their name (GIT_ASKPASS is set by the caller). */
 const GIT_OWN = /^(GIT_|SSH_)/;
 
-export type ChildKind = 'git' | 'credentials-helper';
+export type ChildKind = 'git' | 'git-with-helpers' | 'credentials-helper';
 
 /**
  * `base` (the engine's environment, default process.env) without credentials, plus `extra`.
  * A credentials helper keeps other tools' variables: it may need them to find the token it
- * answers with (a vault address and its login); git does not.
+ * answers with (a vault address and its login); git does not, unless it runs the user's credential
+ * helpers ('git-with-helpers'), which may need them in the same way.
  */
 export function childEnv(kind: ChildKind, base: NodeJS.ProcessEnv = process.env, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};

@@ -53,7 +53,7 @@ export function parseGitSource(src: string): GitSource {
 }
 
 function checked(s: GitSource, src: string): GitSource {
-  if (s.url.startsWith('-') || (s.ref !== undefined && (s.ref.startsWith('-') || !/^[\w./-]+$/.test(s.ref)))) {
+  if (s.url.startsWith('-') || (s.ref !== undefined && (s.ref.startsWith('-') || s.ref.startsWith('+') || !/^[\w./+-]+$/.test(s.ref)))) {
     throw new ModuleFetchError(`invalid git source ${shownUrl(src)}`);
   }
   return s;
@@ -114,7 +114,7 @@ async function headCommit(dest: string): Promise<string | undefined> {
 }
 
 /** The certificates git trusts by default: GIT_SSL_CAINFO / SSL_CERT_FILE, else the system bundle ('' when none is found). */
-async function gitRoots(): Promise<string> {
+export async function gitRoots(): Promise<string> {
   const candidates = [process.env.GIT_SSL_CAINFO, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt',
     '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem', '/etc/ssl/ca-bundle.pem'];
   for (const f of candidates) {

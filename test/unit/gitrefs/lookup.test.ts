@@ -1,0 +1,125 @@
+// The ref lookup against real git remotes started here: git's smart HTTP protocol (git http-backend)
+// over TLS with Basic credentials that only the user's git credential helper knows; annotated and
+// lightweight tags, a tag that is not a version, branches; a wrong password and no credentials (a
+// clear error, no prompt), a remote that never answers (bounded by the timeout); one ls-remote per
+// remote however many callers, none on a re-run within the TTL, offline answered from the cache.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine } from '../../../src/engine/engine';
+import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/gitrefs';
+import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
+import { tempDir } from '../../support/temp';
+import { testPki } from '../../support/tls';
+
+const USER = 'deploy';
+const PASSWORD = 'git-pw-only-the-helper-knows';
+let srv: GitHttpServer;
+let repo: MadeRepo;
+before(async () => {
+  srv = await startGitHttpServer({ users: { [USER]: PASSWORD } });
+  repo = makeRepo(srv.root, 'modules', {
+    tags: [{ name: 'v1.0.0' }, { name: 'v1.1.0', annotated: true }, { name: 'stable' }, { name: 'v1.2.0-rc.1', annotated: true }, { name: 'v1.2.0', annotated: true }],
+    branches: ['develop'],
+  });
+});
+after(async () => { await srv.stop(); });
+
+function engine(env: NodeJS.ProcessEnv, extra: ConstructorParameters<typeof Engine>[0] = {}): Engine {
+  return new Engine({ env, caFiles: [testPki().caCertPath], timeoutMs: 20_000, ...extra });
+}
+
+test('refs of a private remote through the user\'s credential helper: tags (annotated peeled), branches, HEAD; no TF_TOKEN reaches git', { timeout: 60_000 }, async () => {
+  const home = gitClientHome({ username: USER, password: PASSWORD });
+  // the helper writes what of OpenTofu's secrets it can see into its log
+  const env = { ...home.env, TF_TOKEN_127_0_0_1: 'tofu-registry-token-never-for-git' };
+  const e = engine(env);
+  try {
+    const src = parseGitModuleSource(`git::${srv.origin}/modules.git//vpc?ref=v1.1.0`)!;
+    const list = await e.listGitRefs(src.remote);
+    assert.deepEqual(list.head, { commit: repo.commits.main, branch: 'main' });
+    assert.deepEqual(list.branches.map((b) => b.name).sort(), ['develop', 'main']);
+    assert.equal(list.tags.find((t) => t.name === 'v1.1.0')!.commit, repo.commits['v1.1.0'], 'the annotated tag is resolved to its commit');
+    assert.equal(list.tags.find((t) => t.name === 'v1.1.0')!.object, repo.tagObjects['v1.1.0']);
+    assert.equal(list.tags.find((t) => t.name === 'v1.0.0')!.commit, repo.commits['v1.0.0']);
+    assert.deepEqual(gitRefOrder(list, src.ref).map((r) => `${r.name}${r.selected ? '*' : ''}`), ['v1.2.0', 'v1.2.0-rc.1', 'v1.1.0*', 'v1.0.0', 'stable', 'main', 'develop']);
+    assert.equal(newestGitTag(list), 'v1.2.0');
+    assert.equal(resolveGitRef(list, 'no-such-ref'), undefined);
+    const helperLog = readFileSync(home.helperLog, 'utf8');
+    assert.ok(helperLog.includes('get'), 'the user\'s credential helper answered');
+    assert.ok(!helperLog.includes('tofu-registry-token'), 'no TF_TOKEN_* in the environment git and its helper run with');
+    assert.equal(e.gitRefContacts, 1);
+    assert.ok(srv.server.requests.every((r) => !r.authorization || !Buffer.from(r.authorization.slice(6), 'base64').toString().includes('tofu-registry-token')));
+  } finally { await e.dispose(); }
+});
+
+test('a wrong password: a clear error naming the credential helper, fast, no prompt', { timeout: 60_000 }, async () => {
+  const home = gitClientHome({ username: USER, password: 'wrong' });
+  const e = engine(home.env);
+  const started = Date.now();
+  try {
+    await assert.rejects(e.listGitRefs(`${srv.origin}/modules.git`), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'unauthorized');
+      assert.match(err.message, /git ls-remote of https:\/\/127\.0\.0\.1:\d+\/modules\.git failed/);
+      assert.match(err.message, /credential-helper\.sh/, 'names where git looked for credentials');
+      assert.ok(!err.message.includes('wrong'), 'never the password');
+      return true;
+    });
+    assert.ok(Date.now() - started < 15_000, 'no prompt waited for');
+  } finally { await e.dispose(); }
+  // no credentials at all: git would ask on a terminal; it must not
+  const bare = gitClientHome();
+  const e2 = engine(bare.env);
+  try {
+    await assert.rejects(e2.listGitRefs(`${srv.origin}/modules.git`), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'unauthorized');
+      assert.match(err.message, /none configured/);
+      return true;
+    });
+  } finally { await e2.dispose(); }
+});
+
+test('a remote that never answers is bounded by the timeout', { timeout: 60_000 }, async () => {
+  const home = gitClientHome({ username: USER, password: PASSWORD });
+  const e = engine(home.env, { timeoutMs: 1500 });
+  const started = Date.now();
+  try {
+    await assert.rejects(e.listGitRefs(`${srv.origin}/hang/r.git`), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'timeout');
+      assert.match(err.message, /no answer within 1\.5 s/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  } finally { await e.dispose(); }
+});
+
+test('one ls-remote per remote for many callers, none on a re-run within the TTL (disk cache), offline from the cache', { timeout: 60_000 }, async () => {
+  const home = gitClientHome({ username: USER, password: PASSWORD });
+  const cacheDir = tempDir('gitrefs-cache-');
+  const remote = `${srv.origin}/modules.git`;
+  const before = srv.refAdvertisements('modules.git');
+  const e1 = engine(home.env, { cacheDir });
+  try {
+    const lists = await Promise.all(Array.from({ length: 25 }, () => e1.listGitRefs(remote)));
+    assert.equal(new Set(lists.map((l) => l.tags.length)).size, 1);
+    assert.equal(e1.gitRefContacts, 1);
+    assert.equal(srv.refAdvertisements('modules.git') - before, 1, 'one ref advertisement reached the server');
+    assert.ok(e1.peekGitRefs(remote));
+  } finally { await e1.dispose(); }
+  const e2 = engine(home.env, { cacheDir });
+  try {
+    const again = await e2.listGitRefs(remote);
+    assert.equal(again.cached, true);
+    assert.equal(e2.gitRefContacts, 0);
+    assert.equal(srv.refAdvertisements('modules.git') - before, 1, 'nothing more reached the server');
+    assert.ok(!JSON.stringify(again).includes(PASSWORD));
+  } finally { await e2.dispose(); }
+  const offline = engine(home.env, { cacheDir, networkAllowed: () => false });
+  try {
+    assert.ok((await offline.listGitRefs(remote)).cached);
+    await assert.rejects(offline.listGitRefs(`${srv.origin}/other.git`), (err: Error & { code?: string }) => err.code === 'network-disabled');
+    assert.equal(offline.gitRefContacts, 0);
+  } finally { await offline.dispose(); }
+  assert.ok(existsSync(join(cacheDir, 'git-refs')), 'the refs were kept on disk');
+});
