@@ -15,12 +15,16 @@ commands:
                                                     --show-secrets, for debugging)
   versions ADDRESS [--constraint C] [--provider] [--json]
                                                     available, matching and selected versions; for
-                                                    oci://HOST/REPO the tags, version-like newest first
+                                                    oci://HOST/REPO the tags, version-like newest first;
+                                                    for a git source (git::URL, git@HOST:REPO,
+                                                    github.com/O/R) its tags and branches (git ls-remote)
   resolve ADDRESS --version V [--json] [--show-secrets]
                                                     download location of a module version (secrets in
                                                     it shown as *** unless --show-secrets); for
                                                     oci://HOST/REPO?tag=T (no --version) the manifest
-                                                    and package digests tofu init would download
+                                                    and package digests tofu init would download; for
+                                                    a git source (no --version) what its ?ref= is (tag,
+                                                    branch, commit) and the commit tofu init checks out
   mirror [--platform os_arch]... [--out DIR | --oci TEMPLATE] [--from-mirror URL] [--concurrency N] [--max-dirs N] [--json] [DIR...]
                                                     build or update a provider network mirror; with
                                                     --oci, push the same providers, verified, into an
@@ -35,7 +39,8 @@ commands:
   types convert --type T --value V [--json]         convert one literal value to a type
   outdated [--max-modules N] [--max-dirs N] [--json] [DIR...]
                                                     every module and provider: locked, selected, newest,
-                                                    status; exit 1 when any is not up to date
+                                                    status (git calls: tags as versions); exit 1 when
+                                                    any is not up to date
   publish-module DIR oci://HOST/REPO --tag T [--tag T2]... [--annotation k=v]... [--force] [--json]
                                                     push DIR as an OpenTofu module package (the same
                                                     files give the same digests; tags set last; a tag

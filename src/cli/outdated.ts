@@ -9,6 +9,9 @@
 //            "newestMatching","newest","status","message"}]}   (dir relative to the working directory)
 //   oci:// module calls: locked null, selected = the tag (or digest), newest = the newest version-like
 //   tag, status up-to-date | update-available | pinned | not-found | error.
+//   git-sourced module calls (git::, ssh, GitHub/Bitbucket): selected = the ref (the default branch
+//   without one), newest = the newest version-like tag, status up-to-date | update-available |
+//   pinned (a commit) | unpinned (a branch or no ref) | not-found | error.
 //   --max-dirs N: configuration directories collected under each DIR (default 50,000); a walk cut
 //     short is a warning on stderr and in "warnings" (only present then), and exit 1.
 import * as path from 'node:path';
@@ -54,9 +57,9 @@ function toJson(d: Dependency, dir: string) {
   };
 }
 
-/** The status shown: an oci:// call's in OCI terms (up-to-date, update-available, pinned, not-found, error). */
+/** The status shown: an oci:// call's in OCI terms (up-to-date, update-available, pinned, not-found, error), a git call's in git terms (… unpinned). */
 function statusOf(d: Dependency): string {
-  return d.oci?.status ?? d.status;
+  return d.oci?.status ?? d.git?.status ?? d.status;
 }
 
 function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string): void {
@@ -71,7 +74,7 @@ function printTable(io: CliIO, deps: Dependency[], shown: (p: string) => string)
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ') + '\n';
   io.stdout(line(header));
   for (const r of rows) io.stdout(line(r));
-  const notes = deps.filter((d) => d.message && d.status !== 'up-to-date');
+  const notes = deps.filter((d) => d.message && (d.status !== 'up-to-date' || d.git?.status === 'unpinned'));
   if (notes.length) io.stdout('\n');
   for (const d of notes) io.stdout(`${shown(d.dir)}: ${d.kind} ${dependencyLabel(d)}: ${redactUrls(d.message!).replace(/\s*\n\s*/g, ' ')}\n`);
   const outdated = deps.filter((d) => d.status === 'update-in-range' || d.status === 'update-out-of-range').length;

@@ -1,5 +1,6 @@
 // tofu-registry discover | versions | resolve — thin wrappers over the Engine (versions and resolve
-// also take oci:// module sources: tags, and the artifact a tag resolves to). The --json shapes
+// also take oci:// module sources: tags, and the artifact a tag resolves to; and git module sources:
+// tags and branches from one `git ls-remote`, and what a ?ref= resolves to). The --json shapes
 // are a public contract (CI pipelines script against them): do not rename fields.
 import { resolve } from 'node:path';
 import { describeSource, Engine, EngineOptions } from '../engine/engine';
@@ -10,6 +11,8 @@ import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
 import { listOciTags, OciTag, resolveOciModule } from '../engine/modulepkg/oci-registry';
+import { GitModuleSource, GitRefItem, gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../engine/gitrefs';
+import { RegistryError } from '../engine/net/errors';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, printWarnings, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
 const COMMON = ['ca-file', 'timeout', 'cache-dir'];
@@ -59,6 +62,55 @@ function ociArgument(address: string): OciModuleSource | undefined {
   if (!src) throw new UsageError(`${JSON.stringify(address)} is not an oci:// repository`);
   if (src.error) throw new UsageError(`invalid oci:// source ${JSON.stringify(address)}: ${src.error.message}`);
   return src;
+}
+
+/** A git module source given to versions / resolve (git::…, git@host:…, github.com/…, bitbucket.org/…), or undefined. */
+function gitArgument(address: string): GitModuleSource | undefined {
+  const src = parseGitModuleSource(address);
+  if (src?.error) throw new UsageError(`invalid git source ${JSON.stringify(shownUrl(address))}: ${src.error}`);
+  return src;
+}
+
+/** versions GIT-SOURCE: version-like tags newest first, other tags, then branches (marked); the ref the source names selected. */
+async function gitVersions(src: GitModuleSource, engine: Engine, json: boolean, io: CliIO): Promise<void> {
+  const refs = await engine.listGitRefs(src.remote);
+  const order = gitRefOrder(refs, src.ref);
+  const tags = order.filter((r) => r.kind === 'tag');
+  const branches = order.filter((r) => r.kind === 'branch');
+  const newest = newestGitTag(refs);
+  const resolved = resolveGitRef(refs, src.ref);
+  const selected = resolved ? resolved.name : null;
+  if (json) {
+    printJson(io, {
+      address: refs.remote, host: refs.host, kind: 'git', versions: tags.map((t) => t.name), matching: tags.map((t) => t.name), selected, newest,
+      tags: tags.map((t) => ({ tag: t.name, commit: t.commit, ...(t.version !== undefined ? { version: t.version } : {}), prerelease: t.prerelease, selected: t.selected })),
+      branches: branches.map((b) => ({ branch: b.name, commit: b.commit, default: !!b.default, selected: b.selected })),
+    });
+    return;
+  }
+  io.stdout(`${refs.remote} (git remote on ${refs.host})\n`);
+  const what = resolved ? `${resolved.name} (${resolved.defaultBranch ? 'default branch: the source names no ref' : resolved.kind}, commit ${resolved.commit})` : `(none: no branch or tag ${JSON.stringify(src.ref)})`;
+  io.stdout(`  selected: ${what}\n`);
+  io.stdout(`  newest:   ${newest ?? '(no version-like tag)'}\n`);
+  const mark = (r: GitRefItem) => `${r.name}${r.prerelease ? ' (prerelease)' : ''}${r.default ? ' (default)' : ''}${r.selected ? ' *' : ''}`;
+  io.stdout(`  tags:     ${tags.map(mark).join(' ') || '(none)'}\n`);
+  io.stdout(`  branches: ${branches.map(mark).join(' ') || '(none)'}\n`);
+}
+
+/** resolve GIT-SOURCE: the remote, the ref, whether it is a tag, branch or commit, and the commit tofu init checks out. */
+async function gitResolve(src: GitModuleSource, engine: Engine, json: boolean, io: CliIO): Promise<void> {
+  const refs = await engine.listGitRefs(src.remote);
+  const r = resolveGitRef(refs, src.ref);
+  if (!r) {
+    const newest = newestGitTag(refs);
+    throw new RegistryError('not-found', src.ref === undefined ? `git remote ${refs.remote} has no default branch (HEAD)`
+      : `git remote ${refs.remote} has no branch or tag ${JSON.stringify(src.ref)}${newest ? ` (newest version-like tag: ${newest})` : ''}`, { host: refs.host, url: refs.remote });
+  }
+  const out = { source: shownUrl(src.source), remote: refs.remote, ref: r.name, kind: r.kind, commit: r.commit, subdir: src.subdir ?? null, defaultBranch: !!r.defaultBranch };
+  if (json) return printJson(io, out);
+  io.stdout(`${out.source}\n  remote: ${out.remote}\n  ref:    ${r.name} (${r.defaultBranch ? 'default branch: the source names no ref' : r.kind})\n  commit: ${r.commit}\n`);
+  if (r.kind === 'commit' && r.commit === r.ref && r.commit.length < 40) io.stdout('  (no branch or tag points at it: the full id is known only to a clone)\n');
+  if (src.subdir) io.stdout(`  subdir: ${src.subdir}\n`);
 }
 
 /** versions oci://HOST/REPO[?tag=T]: the tags as completion orders them. */
@@ -133,8 +185,11 @@ export async function runVersions(args: string[], io: CliIO): Promise<number> {
   const provider = flag(parsed, 'provider');
   const oci = ociArgument(address);
   if (oci && (provider || constraint !== null)) throw new UsageError('--provider and --constraint do not apply to an oci:// repository');
+  const git = oci || provider ? undefined : gitArgument(address);
+  if (git && constraint !== null) throw new UsageError('--constraint does not apply to a git source: its ?ref= selects a tag, branch or commit');
   return withEngine(parsed, io, async (engine, json) => {
     if (oci) return ociVersions(oci, engine, json, io);
+    if (git) return gitVersions(git, engine, json, io);
     let out: { address: string; host: string; kind: 'module' | 'provider'; versions: string[] };
     let from: string | undefined;
     let warnings: string[] = [];
@@ -173,6 +228,11 @@ export async function runResolve(args: string[], io: CliIO): Promise<number> {
   if (oci) {
     if (version) throw new UsageError('--version does not apply to an oci:// source: its ?tag= or ?digest= selects the artifact');
     return withEngine(parsed, io, (engine, json) => ociResolve(oci, engine, json, io));
+  }
+  const git = gitArgument(address);
+  if (git) {
+    if (version) throw new UsageError('--version does not apply to a git source: its ?ref= selects a tag, branch or commit');
+    return withEngine(parsed, io, (engine, json) => gitResolve(git, engine, json, io));
   }
   if (!version) throw new UsageError('--version V is required');
   const url = urlShown(parsed);

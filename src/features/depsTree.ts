@@ -3,6 +3,7 @@
 // per status, a tooltip and the actions it offers. Pure (no vscode).
 import * as path from 'node:path';
 import { dependencyLabel } from '../engine/deps/types';
+import { shownUrl } from '../engine/net/http-errors';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from '../engine/deps/types';
 
 export type DepsNode =
@@ -36,7 +37,8 @@ export function dirLabel(dir: string, roots: string[]): string {
 export function depIcon(d: Dependency): DepIcon {
   if (d.problem === 'network-disabled') return { id: 'workspace-untrusted' };
   if (d.problem === 'unreachable') return { id: 'debug-disconnect', color: 'disabledForeground' };
-  if (d.oci?.status === 'pinned') return { id: 'pinned', color: 'testing.iconPassed' };
+  if (d.oci?.status === 'pinned' || d.git?.status === 'pinned') return { id: 'pinned', color: 'testing.iconPassed' };
+  if (d.git?.status === 'unpinned') return { id: 'git-branch', color: 'charts.blue' };
   switch (d.status) {
     case 'up-to-date': return { id: 'pass', color: 'testing.iconPassed' };
     case 'update-in-range': return { id: 'arrow-circle-up', color: 'charts.blue' };
@@ -61,9 +63,25 @@ const OCI_STATUS_TEXT: Record<NonNullable<Dependency['oci']>['status'], string> 
   'up-to-date': 'up to date', 'update-available': 'update available', pinned: 'pinned', 'not-found': 'not found', error: 'error',
 };
 
+/** git calls in git terms: "tag v1.0.0 · newest v1.2.0 · update available", "branch develop · unpinned", "commit 1234abcd… · pinned". */
+function gitDescription(d: Dependency, git: NonNullable<Dependency['git']>): string {
+  const parts = [git.kind === 'commit' ? `commit ${git.ref!.slice(0, 12)}` : git.ref === undefined ? `default branch${d.selected ? ` ${d.selected}` : ''}` : `${git.kind ?? 'ref'} ${git.ref}`];
+  if (d.newest && d.newest !== git.ref) parts.push(`newest ${d.newest}`);
+  if (d.problem === 'network-disabled') parts.push('remote not asked');
+  else if (d.problem === 'unreachable') parts.push(`${d.host ?? 'remote'} unreachable`);
+  else parts.push(GIT_STATUS_TEXT[git.status]);
+  return parts.join(' · ');
+}
+
+const GIT_STATUS_TEXT: Record<NonNullable<Dependency['git']>['status'], string> = {
+  'up-to-date': 'up to date', 'update-available': 'update available', pinned: 'pinned to a commit', unpinned: 'unpinned (moves with the branch)',
+  'not-found': 'ref not found', error: 'error',
+};
+
 /** "~> 5.1 · locked 5.1.2 · newest 6.0.0" */
 export function depDescription(d: Dependency): string {
   if (d.oci) return ociDescription(d, d.oci);
+  if (d.git) return gitDescription(d, d.git);
   const parts: string[] = [d.constraint ?? (d.registryAddress ? 'any version' : shortSource(d.source))];
   if (d.locked) parts.push(`${d.kind === 'module' ? 'installed' : 'locked'} ${d.locked}`);
   else if (d.selected) parts.push(`selects ${d.selected}`);
@@ -105,7 +123,11 @@ export function depTooltip(d: Dependency): string {
     rows.splice(1, rows.length, ['registry', d.oci.registry], ['repository', d.oci.repository],
       [d.oci.digest ? 'digest' : 'tag', `\`${d.oci.digest ?? d.oci.tag}\``], ['newest version-like tag', d.newest]);
   }
-  const status = d.oci ? OCI_STATUS_TEXT[d.oci.status] : STATUS_TEXT[d.status];
+  if (d.git) {
+    rows.splice(1, rows.length, ['remote', `\`${shownUrl(d.git.remote)}\``], ['ref', d.git.ref === undefined ? null : `\`${d.git.ref}\` (${d.git.kind ?? 'unknown'})`],
+      ['commit', d.git.commit ? `\`${d.git.commit}\`` : null], ['subdirectory', d.git.subdir ? `\`${d.git.subdir}\`` : null], ['newest version-like tag', d.newest]);
+  }
+  const status = d.oci ? OCI_STATUS_TEXT[d.oci.status] : d.git ? GIT_STATUS_TEXT[d.git.status] : STATUS_TEXT[d.status];
   const lines = [`**${d.kind} ${dependencyLabel(d)}**: ${status}`, ''];
   for (const [k, v] of rows) if (v) lines.push(`${k}: ${v}  `);
   if (d.message) lines.push('', d.message);

@@ -13,6 +13,8 @@ import { modulePath, providerRequirements } from './children';
 import { localModuleDir } from '../modulepkg/locate';
 import { LocalFacts, LocalModuleCall, readLocalFacts, readModuleCalls } from './collect';
 import { ociModuleDependency } from './oci';
+import { gitModuleDependency } from './git';
+import { parseGitModuleSource } from '../gitrefs';
 import { evaluateVersions } from './status';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from './types';
 
@@ -119,6 +121,10 @@ async function moduleDependency(dir: string, callerDir: string, call: LocalModul
   if (src.kind === 'oci' && call.constraint === null) {
     const oci = parseOciModuleSource(call.source);
     if (oci) return ociModuleDependency(dep, oci, opts.engine, online, (d, err) => lookupFailed(d, err, opts.signal), offline, opts.signal);
+  }
+  if ((src.kind === 'git' || src.kind === 'github' || src.kind === 'bitbucket') && call.constraint === null) {
+    const git = parseGitModuleSource(call.source);
+    if (git) return gitModuleDependency(dep, git, opts.engine, online, (d, err) => lookupFailed(d, err, opts.signal), offline, opts.signal);
   }
   if (src.kind !== 'registry') {
     if (src.kind === 'unknown') return fail(dep, 'error', `invalid module source: ${src.error ?? 'unrecognised'}`);

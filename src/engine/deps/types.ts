@@ -76,6 +76,26 @@ export interface Dependency {
    * reaching it means editing the source; pinned → up-to-date), which the CLI's JSON replaces.
    */
   oci?: OciDependency;
+  /**
+   * Git-sourced module calls (git::, ssh, GitHub/Bitbucket shorthands): the remote, the `?ref=`,
+   * what it is and the commit it resolves to, and the status in git terms ('update-available': a
+   * newer version-like tag exists; 'pinned': the ref is a commit id; 'unpinned': a branch or no
+   * ref). `status` holds the nearest general status (update-available → update-out-of-range,
+   * pinned and unpinned → up-to-date), which the CLI's JSON replaces.
+   */
+  git?: GitDependency;
+}
+
+export type GitDependencyStatus = 'up-to-date' | 'update-available' | 'pinned' | 'unpinned' | 'not-found' | 'error';
+
+export interface GitDependency {
+  /** The remote git contacts (user information may be in it: show it with shownUrl). */
+  remote: string;
+  ref?: string;
+  kind?: 'tag' | 'branch' | 'commit';
+  commit?: string;
+  subdir?: string;
+  status: GitDependencyStatus;
 }
 
 export type OciDependencyStatus = 'up-to-date' | 'update-available' | 'pinned' | 'not-found' | 'error';

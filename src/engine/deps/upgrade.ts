@@ -8,6 +8,7 @@ import { selectVersions } from '../versions/select';
 import { constraintEdit, rewriteConstraint, TextEdit } from './rewrite';
 import type { Dependency } from './types';
 import { parseOciModuleSource, withOciSelector } from '../addresses/oci-source';
+import { parseGitModuleSource, withGitRef } from '../gitrefs';
 
 export interface UpgradePlan {
   /** The edit of the declaring file; absent when there is nothing to edit (see message). */
@@ -43,6 +44,7 @@ export function planUpgradeToNewest(dep: Dependency, text: string, filePath: str
   const rules = dep.kind;
   if (!target) return { constraint: dep.constraint, version: null, message: `no version of ${dep.source} is known` };
   if (dep.oci) return planOciUpgrade(dep, target, text, filePath);
+  if (dep.git) return planGitUpgrade(dep, target, text, filePath);
   const { found, version } = versionValueOf(dep, text, filePath);
   if (!found) return { constraint: dep.constraint, version: null, message: `${dep.kind} "${dep.name}" is no longer declared in ${filePath}` };
   if (!version) return withoutEdit(dep, null, target, `${dep.kind} "${dep.name}" has no version constraint`);
@@ -71,6 +73,24 @@ function planOciUpgrade(dep: Dependency, target: string, text: string, filePath:
   const edit = constraintEdit(text, call.source.contentRange, call.source.literal!, withOciSelector(src, { tag: target }));
   if (!edit) return none('the source string is not plain text (escapes or several lines)');
   return { edit, constraint: `?tag=${target}`, version: target };
+}
+
+/**
+ * "Upgrade to newest" of a git-sourced call: its `?ref=` becomes the newest version-like tag (added
+ * when the source names no ref or a branch); subdirectory, depth and other arguments kept. A
+ * commit pin is left alone.
+ */
+function planGitUpgrade(dep: Dependency, target: string, text: string, filePath: string): UpgradePlan {
+  const none = (message: string): UpgradePlan => ({ constraint: null, version: null, message });
+  if (dep.git?.kind === 'commit') return none(`module "${dep.name}" is pinned to a commit: write a tag as ?ref= to follow newer tags`);
+  const call = extractFile(parseConfig(text, filePath), text).modules.find((m) => m.name === dep.name);
+  if (!call) return none(`module "${dep.name}" is no longer declared in ${filePath}`);
+  const src = call.source?.literal ? parseGitModuleSource(call.source.literal) : undefined;
+  if (!src || src.error || !call.source?.contentRange) return none(`module "${dep.name}" no longer has a valid git source`);
+  if (src.ref === target) return { constraint: `?ref=${target}`, version: target, message: `the source already names ref ${target}` };
+  const edit = constraintEdit(text, call.source.contentRange, call.source.literal!, withGitRef(src.source, target));
+  if (!edit) return none('the source string is not plain text (escapes or several lines)');
+  return { edit, constraint: `?ref=${target}`, version: target };
 }
 
 /**
