@@ -7,6 +7,7 @@ import { locateString } from './locate';
 import { REQUEST_BUDGET_MS, VersionsFrom, within } from './lookup';
 import type { DocRefs } from './refs';
 import { ociTagItems, ociTags, ociTagSlot, ociSourceOfText } from './oci';
+import { gitRefItems, gitRefs, gitRefSlot, gitSourceOfText } from './git';
 
 export interface VersionItem {
   /** What the list shows ("5.31.0", "~> 5.31"). */
@@ -174,6 +175,24 @@ export async function registryCompletions(ctx: FeatureContext, doc: { text: stri
     }
     const selected = ociSourceOfText(at.value)?.tag ?? 'latest';
     const items = ociTagItems(answer.value, selected, slot).map((t): FeatureCompletion => ({
+      label: t.label, description: t.description, kind: 'value', detail: t.detail, insertText: t.insertText,
+      filterText: t.insertText, sortText: t.sortText, preselect: t.preselect,
+      range: { start: { line: at.line, character: at.startChar + t.start }, end: { line: at.line, character: at.startChar + t.end } },
+    }));
+    return { items, isIncomplete: true };
+  }
+  // Refs inside a git source's `?ref=` (or a whole `?ref=` at the end of one without): from one git ls-remote.
+  const gslot = at.attr === 'source' && loc.ref?.kind !== 'provider' ? gitRefSlot(at.value, offset - at.contentStart) : undefined;
+  if (gslot) {
+    if (!ctx.networkAllowed()) return undefined;
+    const answer = waitMs === undefined ? await gitRefs(ctx, gslot.src).then((value) => ({ value }), (error: unknown) => ({ error }))
+      : await within(gitRefs(ctx, gslot.src), waitMs);
+    if (!answer) return { items: [], isIncomplete: true, pending: true };
+    if ('error' in answer) {
+      ctx.log.warn(`completion: refs of ${answer.error instanceof Error ? answer.error.message : String(answer.error)}`);
+      return undefined;
+    }
+    const items = gitRefItems(answer.value, gitSourceOfText(at.value)?.ref ?? gslot.src.ref, gslot).map((t): FeatureCompletion => ({
       label: t.label, description: t.description, kind: 'value', detail: t.detail, insertText: t.insertText,
       filterText: t.insertText, sortText: t.sortText, preselect: t.preselect,
       range: { start: { line: at.line, character: at.startChar + t.start }, end: { line: at.line, character: at.startChar + t.end } },

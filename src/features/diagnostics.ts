@@ -10,10 +10,12 @@ import type { DocRefs, Ref } from './refs';
 import { Target, targetOf } from './target';
 import type { FeatureContext } from './context';
 import { ociDiagnostics, ociSourceOfRef } from './oci';
+import { gitDiagnostics } from './git';
 
 export type DiagnosticCode =
   | 'malformed-constraint' | 'invalid-source' | 'unknown-host' | 'no-service' | 'not-found'
-  | 'unsatisfiable' | 'auth' | 'no-versions' | 'missing-version' | 'registry-error' | 'not-module-package';
+  | 'unsatisfiable' | 'auth' | 'no-versions' | 'missing-version' | 'registry-error' | 'not-module-package'
+  | 'ref-not-found' | 'unpinned-ref';
 
 export interface EditorDiagnostic {
   range: Range;
@@ -180,12 +182,13 @@ export function registryDiagnostics(ctx: FeatureContext, refs: DocRefs, reported
   const r = computeDiagnostics(refs, (t) => ctx.lookup.peekVersions(t), net);
   for (const t of r.wanted) ctx.lookup.versions(t).catch(() => { /* reported when it settles */ });
   const oci = ociDiagnostics(ctx, refs.modules, net);
+  const git = gitDiagnostics(ctx, refs.modules, net);
   const unreachable: NetworkProblem[] = [];
-  for (const p of [...r.network, ...oci.network]) {
+  for (const p of [...r.network, ...oci.network, ...git.network]) {
     if (reported.has(p.host)) continue;
     reported.add(p.host);
     ctx.log.warn(`registry ${p.host} unreachable: ${p.message}`);
     unreachable.push(p);
   }
-  return { diagnostics: [...r.diagnostics, ...oci.diagnostics], unreachable };
+  return { diagnostics: [...r.diagnostics, ...oci.diagnostics, ...git.diagnostics], unreachable };
 }

@@ -9,15 +9,16 @@ import type { FeatureContext } from './context';
 import { RegistryLookup, within } from './lookup';
 import { targetOf } from './target';
 import { knownOciFixes, ociFixLookups, ociSourceOfRef } from './oci';
+import { gitFixLookups, gitSourceOfRef, knownGitFixes } from './git';
 
 export interface Fix {
-  kind: 'update-constraint' | 'add-version' | 'pin-digest' | 'update-tag';
+  kind: 'update-constraint' | 'add-version' | 'pin-digest' | 'update-tag' | 'update-ref' | 'pin-commit' | 'pin-tag';
   title: string;
   /** Short form for a CodeLens. */
   lens: string;
   range: Range;
   newText: string;
-  /** The version (oci://: the tag or digest) the fix makes tofu init select. */
+  /** The version (oci://: the tag or digest; git: the ref) the fix makes tofu init select. */
   version: string;
 }
 
@@ -95,12 +96,13 @@ export function fixesFor(ref: Ref, versions: readonly string[], rules: VersionRu
 }
 
 /** The diagnostic codes the version fixes answer. */
-export const FIXED_CODES: ReadonlySet<string> = new Set(['unsatisfiable', 'missing-version', 'not-found']);
+export const FIXED_CODES: ReadonlySet<string> = new Set(['unsatisfiable', 'missing-version', 'not-found', 'ref-not-found', 'unpinned-ref']);
 
 /** The fixes for one ref from what the lookup already knows (none while its versions are unknown). */
 export function knownFixes(lookup: RegistryLookup, ref: Ref): Fix[] {
   const oci = knownOciFixes(lookup, ref);
   if (oci.length || ociSourceOfRef(ref)) return oci;
+  if (gitSourceOfRef(ref)) return knownGitFixes(lookup, ref);
   const t = targetOf(ref).target;
   if (!t) return [];
   const s = lookup.peekVersions(t);
@@ -123,7 +125,7 @@ export async function quickFixesAt(ctx: FeatureContext, refs: DocRefs, offset: n
   const ref = refAt(refs, offset);
   if (!ref) return undefined;
   if (!onOurDiagnostic && !attributeAt(ref, offset) && !contains(ref.headerRange, offset)) return undefined;
-  const oci = ociFixLookups(ctx, ref);
+  const oci = ociFixLookups(ctx, ref) ?? gitFixLookups(ctx, ref);
   if (oci) {
     await within(oci, waitMs);
     return { ref, fixes: knownFixes(ctx.lookup, ref) };
@@ -140,7 +142,7 @@ export function fixLenses(ctx: FeatureContext, refs: DocRefs): Array<{ range: Ra
   const out: Array<{ range: Range; fix: Fix }> = [];
   for (const ref of [...refs.modules, ...refs.providers]) {
     for (const fix of knownFixes(ctx.lookup, ref)) {
-      if (fix.kind === 'pin-digest') continue; // a choice, not news: offered as a quick fix only
+      if (fix.kind === 'pin-digest' || fix.kind === 'pin-commit') continue; // a choice, not news: offered as a quick fix only
       out.push({ range: fix.kind === 'update-constraint' && ref.version ? ref.version.attrRange : ref.headerRange, fix });
     }
   }

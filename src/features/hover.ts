@@ -15,6 +15,8 @@ import type { DocRefs } from './refs';
 import type { OciModuleSource } from '../engine/addresses/oci-source';
 import type { OciTagList, ResolvedOciModule } from '../engine/modulepkg/oci-registry';
 import { ociResolved, ociSourceOfText, ociTags } from './oci';
+import { GitModuleSource, GitRefList, newestGitTag, resolveGitRef } from '../engine/gitrefs';
+import { gitRefs, gitSourceOfText } from './git';
 
 export const NO_NETWORK = 'Registry lookups are off in this untrusted workspace (no network requests are made). Trust the workspace to see versions and download locations.';
 
@@ -229,6 +231,43 @@ export function ociSourceHover(i: OciHoverInput): string {
   return lines.join('\n');
 }
 
+export interface GitHoverInput {
+  src: GitModuleSource;
+  refs?: Outcome<GitRefList>;
+  networkAllowed: boolean;
+}
+
+/**
+ * Hover on a git source: the remote, the ref (or the default branch), then what `git ls-remote`
+ * says — a tag, a branch or a commit, the commit tofu init checks out (annotated tags peeled) —
+ * and the newest version-like tag.
+ */
+export function gitSourceHover(i: GitHoverInput): string {
+  const { src } = i;
+  const lines = [`**Git module source** ${code(shownUrl(src.source))}`, '', `- remote: ${code(shownUrl(src.remote))}`,
+    `- ref: ${src.ref !== undefined ? code(src.ref) : 'none (`tofu init` clones the default branch)'}`];
+  if (src.subdir) lines.push(`- subdirectory: ${code(src.subdir)}`);
+  if (src.depth !== undefined) lines.push(`- depth: ${src.depth}`);
+  if (src.error) return [...lines, '', `$(error) ${esc(src.error)}`].join('\n');
+  if (!i.networkAllowed) return [...lines, '', 'Remote lookups are off in this untrusted workspace (git is not run). Trust the workspace to see the refs.'].join('\n');
+  const r = i.refs;
+  lines.push('');
+  if (!r) lines.push('_Listing the remote\'s refs…_');
+  else if ('error' in r) lines.push(`$(warning) ${esc(r.error instanceof Error ? r.error.message : String(r.error))}`);
+  else {
+    const resolved = resolveGitRef(r.value, src.ref);
+    const newest = newestGitTag(r.value);
+    if (!resolved) lines.push(`$(error) The remote has no branch or tag ${code(src.ref ?? 'HEAD')}: \`tofu init\` fails`);
+    else {
+      const what = resolved.defaultBranch ? `the default branch ${code(resolved.name)}` : `${resolved.kind} ${code(resolved.name)}`;
+      lines.push(`- kind: ${resolved.defaultBranch ? 'branch (default)' : resolved.kind}`, `- commit: ${code(resolved.commit)} (${what}${resolved.kind === 'commit' && resolved.commit === resolved.ref && resolved.commit.length < 40 ? '; no branch or tag points at it' : ''})`);
+      if (resolved.kind === 'branch') lines.push('- $(info) a branch moves: pin a tag (or a commit) so every `tofu init` gets the same code');
+    }
+    lines.push(newest ? `- Newest version-like tag: ${code(newest)}${newest === src.ref ? ' (this one)' : ''}` : '- No version-like tags');
+  }
+  return lines.join('\n');
+}
+
 function rank(name: string): number {
   const i = OCI_ANNOTATIONS.indexOf(name);
   return i < 0 ? OCI_ANNOTATIONS.length : i;
@@ -260,6 +299,11 @@ export async function registryHover(ctx: FeatureContext, refs: DocRefs, offset: 
     const ok = net && !oci.error;
     const [resolved, tags] = ok ? await Promise.all([within(ociResolved(ctx, oci), waitMs), within(ociTags(ctx, oci), waitMs)]) : [];
     return { markdown: ociSourceHover({ src: oci, resolved, tags, networkAllowed: net }), range };
+  }
+  const git = hit.attr === 'source' ? gitSourceOfText(value.value) : undefined;
+  if (git) {
+    const refs = net && !git.error ? await within(gitRefs(ctx, git), waitMs) : undefined;
+    return { markdown: gitSourceHover({ src: git, refs, networkAllowed: net }), range };
   }
   if (hit.attr === 'version') {
     if (!t) return undefined;
