@@ -32,6 +32,11 @@ export function parseGitModuleSource(raw: string): GitModuleSource | undefined {
   if (!raw || isLocalSource(raw) || !('error' in parseModuleRegistryAddress(raw))) return undefined;
   const detected = detectPackage(raw);
   if ('error' in detected || packageGetter(detected.package) !== 'git') return undefined;
+  // Nothing with control or bidirectional characters is run, or shown in a message or a terminal.
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/.test(raw)) {
+    return { source: raw, remote: '', host: '', error: 'the source holds control or bidirectional-override characters' };
+  }
   const url = forcedGetter(detected.package)[1];
   const refSpan = refSpanOf(raw);
   const base = {

@@ -144,3 +144,24 @@ test('outdated: git calls with kind module, selected the ref, newest the newest 
     assert.deepEqual(deps.old.git && { ...deps.old.git }, { remote: `${srv.origin}/net.git`, ref: 'v1.0.0', subdir: 'modules/vpc', kind: 'tag', commit: repo.commits['v1.0.0'], status: 'update-available' });
   } finally { await engine.dispose(); }
 });
+
+test('the refs "Update ref" and "Pin to commit" write are what a clone checks out: the commit resolve named', { timeout: 120_000 }, async () => {
+  const { gitClone } = await import('../../../src/engine/modules/git');
+  const { detectPackage, forcedGetter } = await import('../../../src/engine/addresses/go-getter');
+  const { withGitRef } = await import('../../../src/engine/gitrefs');
+  const { readFileSync } = await import('node:fs');
+  const source = `git::${srv.origin}/net.git?ref=v1.0.0`;
+  const cloned = async (src: string) => {
+    const d = detectPackage(src);
+    assert.ok(!('error' in d));
+    const dest = join(tempDir('gitrefs-clone-'), 'pkg');
+    mkdirSync(dest);
+    await gitClone(forcedGetter(d.package)[1], dest, { timeoutMs: 60_000, diskCap: 10_000_000, protocols: 'https', caCertificates: [readFileSync(testPki().caCertPath, 'utf8')], scratchDir: dirname(dest) });
+    return readFileSync(join(dest, 'main.tf'), 'utf8').split('\n')[0];
+  };
+  // resolve names the commit of the annotated tag; pinning that commit checks out the same tree as the tag
+  const r = JSON.parse((await run(['resolve', withGitRef(source, 'v1.1.0'), '--json'])).stdout);
+  assert.equal(r.commit, repo.commits['v1.1.0']);
+  assert.equal(await cloned(withGitRef(source, r.commit)), '# v1.1.0');
+  assert.equal(await cloned(withGitRef(source, '1.2.0')), '# 1.2.0');
+});

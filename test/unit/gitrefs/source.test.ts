@@ -29,6 +29,8 @@ test('every source form tofu init treats as git: remote, ref, depth, subdir', ()
 });
 
 test('refs the clone path refuses are refused here too (no option-like refs reach git)', () => {
+  const escaped = parseGitModuleSource('git@github.com:org/re\u001b[2Jpo.git?ref=v1');
+  assert.ok(escaped?.error && escaped.remote === '', 'a source with control characters is never run nor shown');
   for (const src of ['git::https://example.com/r.git?ref=--upload-pack=touch%20x', 'git::https://example.com/r.git?ref=a%0Ab', 'git::https://example.com/r.git?sshkey=abc']) {
     const g = parseGitModuleSource(src);
     assert.ok(g?.error, src);
