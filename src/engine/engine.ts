@@ -146,7 +146,7 @@ export class Engine {
     // The refs of git remotes: one `git ls-remote` per remote and TTL, like a version list.
     this.gitRefs = new GitRefLookup({
       cacheDir: dir('git-refs'), ttlMs, failureTtlMs: options.failureTtlMs, timeoutMs: options.timeoutMs ?? 15_000,
-      protocols: options.gitProtocols, env, networkAllowed: options.networkAllowed,
+      protocols: options.gitProtocols, proxy: options.proxy, noProxy: options.noProxy, env, networkAllowed: options.networkAllowed,
       caCertificates: () => (this.gitCas ??= extraCaCertificates(env, options.caFiles ?? [])),
       context: (host) => this.answerContext([host]),
     });

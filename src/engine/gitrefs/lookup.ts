@@ -24,6 +24,8 @@ export interface GitRefLookupOptions {
   failureTtlMs?: number;
   timeoutMs: number;
   protocols?: string;
+  proxy?: string;
+  noProxy?: string;
   env: NodeJS.ProcessEnv;
   caCertificates: () => string[];
   /** The engine's answer context for a host (part of every key). */
@@ -67,7 +69,7 @@ export class GitRefLookup {
       }
       this.contacts++;
       const text = await lsRemote(remote, {
-        timeoutMs: this.opts.timeoutMs, protocols: this.opts.protocols, caCertificates: this.opts.caCertificates(), env: this.opts.env, signal: s,
+        timeoutMs: this.opts.timeoutMs, protocols: this.opts.protocols, proxy: this.opts.proxy, noProxy: this.opts.noProxy, caCertificates: this.opts.caCertificates(), env: this.opts.env, signal: s,
       });
       return { remote: shownUrl(remote), host, ...parseLsRemote(text) };
     }, signal);

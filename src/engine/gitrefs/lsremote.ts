@@ -25,6 +25,9 @@ export interface LsRemoteOptions {
   protocols?: string;
   /** PEM certificates trusted on top of git's own roots (the engine's --ca-file, NODE_EXTRA_CA_CERTS). */
   caCertificates?: string[];
+  /** The engine's proxy setting (overrides HTTPS_PROXY for git too) and its extra NO_PROXY hosts. */
+  proxy?: string;
+  noProxy?: string;
   /** The user's environment (default process.env); registry secrets are left out of git's. */
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -46,6 +49,8 @@ export async function lsRemote(remote: string, opts: LsRemoteOptions): Promise<s
     GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never', GCM_INTERACTIVE: 'never',
     GIT_ALLOW_PROTOCOL: opts.protocols ?? 'https:http:ssh:git',
   };
+  if (opts.proxy) extra.HTTPS_PROXY = extra.https_proxy = extra.HTTP_PROXY = extra.http_proxy = opts.proxy;
+  if (opts.noProxy) extra.NO_PROXY = extra.no_proxy = [base.NO_PROXY ?? base.no_proxy, opts.noProxy].filter(Boolean).join(',');
   if (SSH_REMOTE.test(remote) && !base.GIT_SSH) extra.GIT_SSH_COMMAND = `${base.GIT_SSH_COMMAND || await userSshCommand(base) || 'ssh'} -o BatchMode=yes`;
   let scratch: string | undefined;
   try {

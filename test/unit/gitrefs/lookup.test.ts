@@ -123,3 +123,40 @@ test('one ls-remote per remote for many callers, none on a re-run within the TTL
   } finally { await offline.dispose(); }
   assert.ok(existsSync(join(cacheDir, 'git-refs')), 'the refs were kept on disk');
 });
+
+test('the engine\'s proxy setting reaches git too (CONNECT through it); its NO_PROXY hosts bypass it', { timeout: 60_000 }, async () => {
+  const http = await import('node:http');
+  const net = await import('node:net');
+  const connects: string[] = [];
+  const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
+  proxy.on('connect', (req, client, head) => {
+    connects.push(String(req.url));
+    const [host, port] = String(req.url).split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  const home = gitClientHome({ username: USER, password: PASSWORD });
+  try {
+    const via = engine(home.env, { proxy: proxyUrl });
+    try {
+      assert.ok((await via.listGitRefs(`${srv.origin}/modules.git`)).tags.length > 0);
+      assert.ok(connects.includes(srv.server.host), `the proxy saw ${connects.join(', ')}`);
+    } finally { await via.dispose(); }
+    connects.length = 0;
+    const bypass = engine(home.env, { proxy: proxyUrl, noProxy: '127.0.0.1' });
+    try {
+      assert.ok((await bypass.listGitRefs(`${srv.origin}/modules.git`)).tags.length > 0);
+      assert.deepEqual(connects, []);
+    } finally { await bypass.dispose(); }
+  } finally {
+    await new Promise<void>((r) => proxy.close(() => r()));
+  }
+});
