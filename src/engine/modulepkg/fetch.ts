@@ -36,6 +36,8 @@ export interface FetchOptions {
   gitProtocols?: string;
   /** PEM certificates git trusts on top of the system roots (what --ca-file adds for HTTPS requests). */
   caCertificates?: string[];
+  /** The location is the user's own module source: git clones it with the user's credential helpers (git.ts userCredentials). */
+  gitUserCredentials?: { env: NodeJS.ProcessEnv };
   signal?: AbortSignal;
 }
 
@@ -257,6 +259,7 @@ async function fetchGit(src: string, tmp: string, content: string, opts: FetchOp
   const commit = await gitClone(src, content, {
     timeoutMs: opts.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT, diskCap: (opts.maxBytes ?? DEFAULT_MAX_BYTES) + limits.maxBytes,
     protocols: opts.gitProtocols ?? 'https:http:ssh:git', caCertificates: opts.caCertificates, scratchDir: tmp, signal: opts.signal,
+    ...(opts.gitUserCredentials ? { userCredentials: opts.gitUserCredentials } : {}),
   });
   // afterwards the checkout itself must stay within the caps like an extracted archive
   const size = await treeSize(content, limits.maxBytes, limits.maxEntries);

@@ -1,7 +1,8 @@
 // `git::` module packages through the user's git, as go-getter's git getter fetches them (`?ref=`
 // branch, tag or commit, `?depth=`, other query parameters kept in the clone URL), but never
-// interactive: no controlling terminal (own session), no terminal prompt, no askpass, no
-// credential helper — and never a registry token. The clone has its own deadline and a disk cap,
+// interactive: no controlling terminal (own session), no terminal prompt, no askpass; the user's
+// credential helpers only for the user's own sources (userCredentials: a module block's source, as
+// `tofu init` runs git), never for a location a registry answered — and never a registry token. The clone has its own deadline and a disk cap,
 // trusts the extra CA certificates (--ca-file) on top of the system roots, and its messages carry
 // no user information from the URL.
 import { spawn } from 'node:child_process';
@@ -24,6 +25,13 @@ export interface GitCloneOptions {
   caCertificates?: string[];
   /** A private directory for the CA bundle git reads (removed by the caller). */
   scratchDir: string;
+  /**
+   * The source is the user's own (a module block's `source`, not a location a registry answered):
+   * git runs with the user's credential helpers, as `tofu init` does, in this environment
+   * (OpenTofu's secrets left out: credentials/child-env.ts 'git-with-helpers'). Still never
+   * interactive. Absent: credential helpers off, other tools' credential variables left out.
+   */
+  userCredentials?: { env: NodeJS.ProcessEnv };
   signal?: AbortSignal;
 }
 
@@ -68,7 +76,7 @@ function checked(s: GitSource, src: string): GitSource {
 export async function gitClone(src: string, dest: string, opts: GitCloneOptions): Promise<string | undefined> {
   const s = parseGitSource(src);
   const shown = shownUrl(s.url);
-  const config = ['-c', 'core.symlinks=false', '-c', 'credential.helper=', '-c', 'core.askPass='];
+  const config = ['-c', 'core.symlinks=false', ...(opts.userCredentials ? [] : ['-c', 'credential.helper=']), '-c', 'core.askPass='];
   const env: NodeJS.ProcessEnv = {};
   if (opts.caCertificates?.length) {
     // GIT_SSL_CAINFO wins over any http.sslCAInfo and replaces git's roots, so the bundle holds
@@ -137,8 +145,8 @@ function runGit(args: string[], dest: string, shown: string, deadline: number, e
       // A session of its own: no controlling terminal, so neither git nor ssh can ask for a
       // password or a host key confirmation; killing the group stops ssh/git-remote-https too.
       detached: process.platform !== 'win32',
-      env: childEnv('git', process.env, {
-        GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never', GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
+      env: childEnv(opts.userCredentials ? 'git-with-helpers' : 'git', opts.userCredentials?.env ?? process.env, {
+        GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
       }),
     });
     let stderr = '';

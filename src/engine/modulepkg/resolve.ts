@@ -154,7 +154,9 @@ export class ModuleResolver {
       // The source names where it comes from; the trust (CAs, proxy) it was fetched under is in the key too.
       const key = `${req.source}|${engine.answerContext([])}`;
       return this.once(this.packages, `remote ${key}`, async () => {
-        const { dir, facts } = await fetchModuleWithFacts(req.source, key, this.fetchOpts(engine, cacheDir, req.signal));
+        // The user's own source: cloned with the user's git credential helpers, as tofu init clones it.
+        const opts = { ...this.fetchOpts(engine, cacheDir, req.signal), gitUserCredentials: { env: engine.options.env ?? process.env } };
+        const { dir, facts } = await fetchModuleWithFacts(req.source, key, opts);
         return { dir, via: 'remote' as const, fetched: { location: req.source, ...facts } };
       }, req.signal);
     }

@@ -160,3 +160,16 @@ test('the engine\'s proxy setting reaches git too (CONNECT through it); its NO_P
     await new Promise<void>((r) => proxy.close(() => r()));
   }
 });
+
+test('a private git module the user calls is cloned with the user\'s credential helper too (reading its variables), as tofu init clones it', { timeout: 60_000 }, async () => {
+  const { ModuleResolver } = await import('../../../src/engine/modules/resolve');
+  const home = gitClientHome({ username: USER, password: PASSWORD });
+  const e = engine(home.env);
+  try {
+    const resolver = new ModuleResolver({ engine: e, cacheDir: tempDir('gitrefs-clone-cache-') });
+    const r = await resolver.resolve({ callerDir: tempDir('gitrefs-caller-'), name: 'mods', source: `git::${srv.origin}/modules.git?ref=v1.1.0` });
+    assert.equal(r.via, 'remote');
+    assert.deepEqual(r.iface.variables.map((v) => v.name), ['v']);
+    assert.match(readFileSync(home.helperLog, 'utf8'), /get/);
+  } finally { await e.dispose(); }
+});
