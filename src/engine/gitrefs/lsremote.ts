@@ -60,10 +60,28 @@ export async function lsRemote(remote: string, opts: LsRemoteOptions): Promise<s
       extra.GIT_SSL_CAINFO = path.join(scratch, 'ca-bundle.pem');
       await fs.writeFile(extra.GIT_SSL_CAINFO, [await gitRoots(), ...rootCertificates, ...opts.caCertificates].join('\n'));
     }
-    return await run([...LS_REMOTE_ARGS, remote, ...PATTERNS], childEnv('git-with-helpers', base, extra), opts, shown, host, remote);
+    const { argvRemote, config } = withoutUserInfo(remote, base);
+    Object.assign(extra, config);
+    return await run([...LS_REMOTE_ARGS, argvRemote, ...PATTERNS], childEnv('git-with-helpers', base, extra), opts, shown, host, remote);
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * User information in an http(s) remote (`https://TOKEN@host/…`, `https://user:password@host/…`)
+ * stays out of git's command line, which every user of the machine can read: git is given the
+ * URL without it, and a `url.<with>.insteadOf <without>` in its environment (GIT_CONFIG_COUNT,
+ * after any the user set) puts it back.
+ */
+function withoutUserInfo(remote: string, env: NodeJS.ProcessEnv): { argvRemote: string; config: NodeJS.ProcessEnv } {
+  let u: URL;
+  try { u = new URL(remote); } catch { return { argvRemote: remote, config: {} }; }
+  if (!/^https?:$/.test(u.protocol) || (!u.username && !u.password)) return { argvRemote: remote, config: {} };
+  const at = remote.indexOf('@', remote.indexOf('//') + 2);
+  const clean = remote.slice(0, remote.indexOf('//') + 2) + remote.slice(at + 1);
+  const n = Number(env.GIT_CONFIG_COUNT) > 0 ? Number(env.GIT_CONFIG_COUNT) : 0;
+  return { argvRemote: clean, config: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `url.${remote}.insteadOf`, [`GIT_CONFIG_VALUE_${n}`]: clean } };
 }
 
 function hostOf(remote: string): string {

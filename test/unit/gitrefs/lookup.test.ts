@@ -5,7 +5,8 @@
 // remote however many callers, none on a re-run within the TTL, offline answered from the cache.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/gitrefs';
@@ -171,5 +172,24 @@ test('a private git module the user calls is cloned with the user\'s credential 
     assert.equal(r.via, 'remote');
     assert.deepEqual(r.iface.variables.map((v) => v.name), ['v']);
     assert.match(readFileSync(home.helperLog, 'utf8'), /get/);
+  } finally { await e.dispose(); }
+});
+
+test('credentials written in the remote URL work but never appear on git\'s command line', { timeout: 60_000 }, async () => {
+  const home = gitClientHome(); // no helper: only the URL has the password
+  // a git on PATH that records its arguments, then runs the real git
+  const shim = tempDir('git-shim-');
+  const argvLog = join(shim, 'argv.log');
+  const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+  writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$@" >> '${argvLog}'\nexec '${realGit}' "$@"\n`);
+  chmodSync(join(shim, 'git'), 0o755);
+  const e = engine({ ...home.env, PATH: `${shim}:${home.env.PATH}` });
+  try {
+    const list = await e.listGitRefs(`https://${USER}:${PASSWORD}@127.0.0.1:${srv.server.port}/modules.git`);
+    assert.ok(list.tags.length > 0);
+    assert.equal(list.remote, `https://***@127.0.0.1:${srv.server.port}/modules.git`);
+    const argv = readFileSync(argvLog, 'utf8');
+    assert.match(argv, /ls-remote --symref -- https:\/\/127\.0\.0\.1:\d+\/modules\.git/);
+    assert.ok(!argv.includes(PASSWORD), argv);
   } finally { await e.dispose(); }
 });

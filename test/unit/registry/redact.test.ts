@@ -170,12 +170,15 @@ describe('types check: module sources with secrets (human and --json output)', (
 
   it('outdated --json: a git source keeps its field, its secret hidden', async () => {
     const dir = tempDir('redact-outdated-');
-    writeFileSync(join(dir, 'main.tf'), config([`git::https://${SECRET}@github.com/o/r.git?ref=v1`]));
+    // (a host that never resolves: git sources are looked up with git ls-remote, and this one is unreachable)
+    writeFileSync(join(dir, 'main.tf'), config([`git::https://${SECRET}@git.example.invalid/o/r.git?ref=v1`]));
     const out: string[] = [];
     const code = await main(['outdated', '--json', '--no-cache', dir],
-      { stdout: (t) => out.push(t), stderr: () => undefined, env: { HOME: '/nonexistent-home-for-tests' }, cwd: process.cwd() });
-    assert.equal(code, 0, out.join(''));
-    const doc = JSON.parse(out.join('')) as { dependencies: { source: string }[] };
-    assert.deepEqual(doc.dependencies.map((d) => d.source), ['git::https://***@github.com/o/r.git?ref=v1']);
+      { stdout: (t) => out.push(t), stderr: () => undefined, env: { HOME: '/nonexistent-home-for-tests', PATH: process.env.PATH }, cwd: process.cwd() });
+    assert.equal(code, 1, out.join('')); // an unreachable remote is an error entry, like an unreachable registry
+    assert.ok(!out.join('').includes(SECRET), out.join(''));
+    const doc = JSON.parse(out.join('')) as { dependencies: { source: string; status: string }[] };
+    assert.equal(doc.dependencies[0].status, 'error');
+    assert.deepEqual(doc.dependencies.map((d) => d.source), ['git::https://***@git.example.invalid/o/r.git?ref=v1']);
   });
 });
