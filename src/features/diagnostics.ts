@@ -187,7 +187,7 @@ export function registryDiagnostics(ctx: FeatureContext, refs: DocRefs, reported
   for (const p of [...r.network, ...oci.network, ...git.network]) {
     if (reported.has(p.host)) continue;
     reported.add(p.host);
-    ctx.log.warn(`registry ${p.host} unreachable: ${p.message}`);
+    ctx.log.warn(`${p.host.includes('/') ? 'git remote' : 'registry'} ${p.host} unreachable: ${p.message}`);
     unreachable.push(p);
   }
   return { diagnostics: [...r.diagnostics, ...oci.diagnostics, ...git.diagnostics], unreachable };
