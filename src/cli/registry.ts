@@ -11,7 +11,7 @@ import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
 import { listOciTags, OciTag, resolveOciModule } from '../engine/modulepkg/oci-registry';
-import { GitModuleSource, GitRefItem, gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../engine/gitrefs';
+import { GitModuleSource, GitRefItem, gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../engine/git';
 import { RegistryError } from '../engine/net/errors';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, printWarnings, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 

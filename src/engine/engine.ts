@@ -17,7 +17,7 @@ import { HttpClient } from './net/http';
 import { OciClient, OciCredentials, parseRepositoryTemplate } from './oci';
 import { safeText } from './net/http-errors';
 import { extraCaCertificates } from './net/dispatcher';
-import { GitRefList, GitRefLookup } from './gitrefs/lookup';
+import { GitRefList, GitRefLookup } from './git/lookup';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
 import { listViaInstallationMethods, VersionSource } from './registry/installation';

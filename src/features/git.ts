@@ -1,5 +1,5 @@
 // Git-sourced module calls in the editor (git::, ssh, git@host:…, github.com/…, bitbucket.org/…),
-// thin over the engine's ref lookup (gitrefs/, engine.listGitRefs: one `git ls-remote` per remote):
+// thin over the engine's ref lookup (engine/git/, engine.listGitRefs: one `git ls-remote` per remote):
 // ref completion inside `?ref=` (and of a whole `?ref=` after the repository), diagnostics (a ref
 // the remote lacks; a remote that refuses credentials or cannot be reached, once per remote; a
 // branch or no ref), and the fixes "Update ref to newest tag", "Pin to commit", "Pin to newest
@@ -8,7 +8,7 @@
 import type { Range } from '../engine/config/ast';
 import {
   encodeRef, GitModuleSource, GitRefItem, GitRefList, gitRefOrder, newestGitTag, parseGitModuleSource, refSpanOf, resolveGitRef, tagVersion, withGitRef,
-} from '../engine/gitrefs';
+} from '../engine/git';
 import { RegistryError } from '../engine/net/errors';
 import { shownUrl } from '../engine/net/http-errors';
 import { compareVersions } from '../engine/versions/version';

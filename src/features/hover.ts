@@ -15,7 +15,7 @@ import type { DocRefs } from './refs';
 import type { OciModuleSource } from '../engine/addresses/oci-source';
 import type { OciTagList, ResolvedOciModule } from '../engine/modulepkg/oci-registry';
 import { ociResolved, ociSourceOfText, ociTags } from './oci';
-import { GitModuleSource, GitRefList, newestGitTag, resolveGitRef } from '../engine/gitrefs';
+import { GitModuleSource, GitRefList, newestGitTag, resolveGitRef } from '../engine/git';
 import { gitRefs, gitSourceOfText } from './git';
 
 export const NO_NETWORK = 'Registry lookups are off in this untrusted workspace (no network requests are made). Trust the workspace to see versions and download locations.';

@@ -11,7 +11,7 @@
 // Kept: everything else git and ssh need — PATH, HOME, SSH_AUTH_SOCK, locale, proxy variables
 // (HTTPS_PROXY may carry user:password; git needs it to reach the host), GIT_* and SSH_* the user set.
 //
-// 'git-with-helpers' (the ref lookup's `git ls-remote`, gitrefs/): git as `tofu init` runs it, with
+// 'git-with-helpers' (the ref lookup's `git ls-remote`, git/): git as `tofu init` runs it, with
 // the user's credential helpers — and a helper (gh, git-credential-manager, a cloud CLI) may need
 // its own tool's variables (GH_TOKEN, AWS_*) to answer. So only OpenTofu's secrets are left out.
 

@@ -5,7 +5,7 @@
 // code moves under you), or up-to-date. Refs come from the engine's ref lookup (one ls-remote per
 // remote and TTL, however many roots call it).
 import type { Engine } from '../engine';
-import { GitModuleSource, newestGitTag, resolveGitRef, tagVersion } from '../gitrefs';
+import { GitModuleSource, newestGitTag, resolveGitRef, tagVersion } from '../git';
 import { compareVersions } from '../versions/version';
 import type { Dependency, DependencyStatus, GitDependency, GitDependencyStatus } from './types';
 

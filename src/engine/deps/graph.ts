@@ -14,7 +14,7 @@ import { localModuleDir } from '../modulepkg/locate';
 import { LocalFacts, LocalModuleCall, readLocalFacts, readModuleCalls } from './collect';
 import { ociModuleDependency } from './oci';
 import { gitModuleDependency } from './git';
-import { parseGitModuleSource } from '../gitrefs';
+import { parseGitModuleSource } from '../git';
 import { evaluateVersions } from './status';
 import type { Dependency, DependencyGraph, DirectoryDependencies } from './types';
 

@@ -8,7 +8,7 @@ import { selectVersions } from '../versions/select';
 import { constraintEdit, rewriteConstraint, TextEdit } from './rewrite';
 import type { Dependency } from './types';
 import { parseOciModuleSource, withOciSelector } from '../addresses/oci-source';
-import { parseGitModuleSource, withGitRef } from '../gitrefs';
+import { parseGitModuleSource, withGitRef } from '../git';
 
 export interface UpgradePlan {
   /** The edit of the declaring file; absent when there is nothing to edit (see message). */

@@ -13,7 +13,7 @@ import { shownUrl } from '../net/http-errors';
 import { extraCaCertificates } from '../net/dispatcher';
 import { parseModuleSource, splitSubdir } from '../addresses/module-source';
 import { ModuleFetchError } from './fetch-error';
-import { gitClone, treeSize } from './git';
+import { gitClone, treeSize } from '../git/clone';
 import { ArchiveKind, extractTar, ExtractLimits, extractZip, safeRelativePath, sniff, within } from './unpack';
 
 export { ModuleFetchError } from './fetch-error';

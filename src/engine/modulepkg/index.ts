@@ -6,8 +6,8 @@
 // Layer: packages (docs/architecture.md: it imports only the folders listed below it there).
 export * from './budget';
 export * from './fetch';
-export { gitClone, parseGitSource, treeSize } from './git';
-export type { GitCloneOptions, GitSource } from './git';
+export { gitClone, parseGitSource, treeSize } from '../git/clone';
+export type { GitCloneOptions, GitSource } from '../git/clone';
 export * from './locate';
 export * from './location';
 export * from './resolve';

@@ -21,7 +21,7 @@ import { LOCK_FILE_NAME, readLockFile } from '../lockfile';
 import { problemText } from '../lock';
 import { ModuleBudget, ModuleBudgetLimits } from '../modulepkg/budget';
 import { packageSource } from '../modulepkg/fetch';
-import { parseGitSource } from '../modulepkg/git';
+import { parseGitSource } from '../git/clone';
 import type { FetchedFacts, LocatedModule, ModuleRequest } from '../modulepkg/locate';
 import { InstalledModules, ModuleResolver } from '../modulepkg/resolve';
 import { redactUrls, shortText, shownUrl } from '../net/http-errors';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseGitSource } from '../../../src/engine/modulepkg/git';
+import { parseGitSource } from '../../../src/engine/git/clone';
 import { fetchModule, moduleDirectory, ModuleFetchError, packageSource } from '../../../src/engine/modulepkg/fetch';
 import { HttpClient } from '../../../src/engine/net/http';
 import { makeBareRepo } from '../../support/git-repo';

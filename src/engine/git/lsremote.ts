@@ -14,7 +14,7 @@ import { rootCertificates } from 'node:tls';
 import { childEnv } from '../credentials/child-env';
 import { RegistryError, RegistryErrorCode } from '../net/errors';
 import { redactUrls, shownUrl } from '../net/http-errors';
-import { gitRoots } from '../modules/git';
+import { gitRoots } from './clone';
 
 export interface LsRemoteOptions {
   /** Deadline of the whole command (connect, credentials, answer). */

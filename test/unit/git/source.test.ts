@@ -2,8 +2,8 @@
 // the ref rewritten in place (subdirectory and other query arguments kept). Pure: no git runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GitModuleSource, parseGitModuleSource, withGitRef } from '../../../src/engine/gitrefs';
-import { gitRefOrder, newestGitTag, parseLsRemote, resolveGitRef } from '../../../src/engine/gitrefs';
+import { GitModuleSource, parseGitModuleSource, withGitRef } from '../../../src/engine/git';
+import { gitRefOrder, newestGitTag, parseLsRemote, resolveGitRef } from '../../../src/engine/git';
 
 test('every source form tofu init treats as git: remote, ref, depth, subdir', () => {
   const cases: Array<[string, Partial<GitModuleSource>]> = [

@@ -3,10 +3,10 @@
 // the remote git contacts (ref and depth left out, other query arguments kept, as the clone path
 // passes them), the `?ref=` as written (where it is in the source string, for diagnostics and
 // completion), `depth` and the subdirectory. The ref is checked by the clone path's own rules
-// (modules/git.ts parseGitSource): no option-like or odd characters reach git's argv.
+// (git/clone.ts parseGitSource): no option-like or odd characters reach git's argv.
 import { detectPackage, forcedGetter, packageGetter } from '../addresses/go-getter';
 import { isLocalSource, parseModuleRegistryAddress } from '../addresses/module-source';
-import { parseGitSource } from '../modules/git';
+import { parseGitSource } from './clone';
 
 export interface GitModuleSource {
   /** The source as written. */

@@ -146,9 +146,9 @@ test('outdated: git calls with kind module, selected the ref, newest the newest 
 });
 
 test('the refs "Update ref" and "Pin to commit" write are what a clone checks out: the commit resolve named', { timeout: 120_000 }, async () => {
-  const { gitClone } = await import('../../../src/engine/modules/git');
+  const { gitClone } = await import('../../../src/engine/git/clone');
   const { detectPackage, forcedGetter } = await import('../../../src/engine/addresses/go-getter');
-  const { withGitRef } = await import('../../../src/engine/gitrefs');
+  const { withGitRef } = await import('../../../src/engine/git');
   const { readFileSync } = await import('node:fs');
   const source = `git::${srv.origin}/net.git?ref=v1.0.0`;
   const cloned = async (src: string) => {

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { redactUrls, shownUrl } from '../net/http-errors';
 import { FS_CONCURRENCY, mapLimit, walkTree } from '../fstree';
-import { ModuleFetchError } from './fetch-error';
+import { ModuleFetchError } from '../net/errors';
 
 export interface GitCloneOptions {
   /** Deadline of the whole clone (a clone is not one request). */

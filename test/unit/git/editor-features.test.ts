@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Engine } from '../../../src/engine/engine';
 import { parseConfig } from '../../../src/engine/config';
 import { applyEdits } from '../../../src/engine/deps/rewrite';
-import { parseGitModuleSource } from '../../../src/engine/gitrefs';
+import { parseGitModuleSource } from '../../../src/engine/git';
 import { backendOf } from '../../../src/features/engine';
 import { RegistryLookup } from '../../../src/features/lookup';
 import { objectReader, settingsFrom } from '../../../src/features/settings';

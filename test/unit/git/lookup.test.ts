@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
-import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/gitrefs';
+import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/git';
 import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
 import { tempDir } from '../../support/temp';
 import { testPki } from '../../support/tls';
@@ -163,7 +163,7 @@ test('the engine\'s proxy setting reaches git too (CONNECT through it); its NO_P
 });
 
 test('a private git module the user calls is cloned with the user\'s credential helper too (reading its variables), as tofu init clones it', { timeout: 60_000 }, async () => {
-  const { ModuleResolver } = await import('../../../src/engine/modules/resolve');
+  const { ModuleResolver } = await import('../../../src/engine/modulepkg/resolve');
   const home = gitClientHome({ username: USER, password: PASSWORD });
   const e = engine(home.env);
   try {
