@@ -7,9 +7,9 @@
 //   the timestamp is SOURCE_DATE_EPOCH when set. --offline reads only lock files and
 //   .terraform/modules/modules.json. What could not be known is said in the document and, one
 //   line each, on stderr. Exit 0 when written (also with notes), 1 when it could not be, 2 on usage.
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../engine/fstree/outdir';
 import { rootConfigDirs } from '../engine/deps';
 import { scanConfigDirs } from '../engine/mirror/requirements';
 import { collectSbom, printable, renderSbom, SBOM_FORMATS, SbomFormat, sbomTimestamp } from '../engine/sbom';
@@ -47,19 +47,9 @@ export async function runSbom(args: string[], io: CliIO): Promise<number> {
     const notes = new Set([...inv.notes, ...inv.components.flatMap((c) => c.notes.map((n) => `${c.name}${c.version ? ` ${c.version}` : ''}: ${n}`))]);
     for (const n of notes) io.stderr(`tofu-registry: note: ${printable(n)}\n`);
     if (output === undefined) io.stdout(text);
-    else await writeAtomically(path.resolve(io.cwd, output), text);
+    else await writeFileAtomic(path.resolve(io.cwd, output), text);
     if (output !== undefined) io.stderr(`wrote ${path.relative(io.cwd, path.resolve(io.cwd, output))}: ${inv.components.length} components (${format})\n`);
     return scan.truncated ? 1 : 0;
   });
 }
 
-/** The file appears whole or not at all (a reader never sees half a document). */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
-  try {
-    await fs.writeFile(tmp, text);
-    await fs.rename(tmp, file);
-  } finally {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-  }
-}

@@ -15,20 +15,15 @@ import { compareVersions } from '../engine/versions/version';
 import type { FeatureContext } from './context';
 import { NETWORK_CODES, RegistryLookup, Settled } from './lookup';
 import { sourceSpan } from './oci';
+import { memoizedSourceParser } from './refs';
 import type { ModuleRef, Ref } from './refs';
 
-const parsed = new Map<string, GitModuleSource | null>();
+const parseGit = memoizedSourceParser(parseGitModuleSource);
 
 /** The git source of a module call's literal `source` (memoized), or undefined for other sources. */
 export function gitSourceOfText(source: string | null | undefined): GitModuleSource | undefined {
   if (source === null || source === undefined || /^\s*oci:/i.test(source)) return undefined;
-  let p = parsed.get(source);
-  if (p === undefined) {
-    if (parsed.size > 2000) parsed.clear();
-    p = parseGitModuleSource(source) ?? null;
-    parsed.set(source, p);
-  }
-  return p ?? undefined;
+  return parseGit(source);
 }
 
 export function gitSourceOfRef(ref: Ref): GitModuleSource | undefined {

@@ -10,20 +10,15 @@ import { listOciTags, newestOciTag, ociTagOrder, OciTagList, resolveOciModule, R
 import { RegistryError } from '../engine/net/errors';
 import type { FeatureContext } from './context';
 import { NETWORK_CODES, RegistryLookup, Settled } from './lookup';
+import { memoizedSourceParser } from './refs';
 import type { ModuleRef, Ref, ValueRef } from './refs';
 
-const parsed = new Map<string, OciModuleSource | null>();
+const parseOci = memoizedSourceParser(parseOciModuleSource);
 
 /** The oci:// source of a module call's literal `source` (memoized), or undefined for other sources. */
 export function ociSourceOfText(source: string | null | undefined): OciModuleSource | undefined {
   if (source === null || source === undefined || !/^\s*oci:/i.test(source)) return undefined;
-  let p = parsed.get(source);
-  if (p === undefined) {
-    if (parsed.size > 2000) parsed.clear();
-    p = parseOciModuleSource(source) ?? null;
-    parsed.set(source, p);
-  }
-  return p ?? undefined;
+  return parseOci(source);
 }
 
 export function ociSourceOfRef(ref: Ref): OciModuleSource | undefined {

@@ -166,3 +166,20 @@ export function attributeAt(ref: Ref, offset: number): { attr: 'source' | 'versi
   if (ref.source && contains(ref.source.attrRange, offset)) return { attr: 'source', value: ref.source };
   return undefined;
 }
+
+/**
+ * `parse` remembered per source text (the same sources are parsed on every keystroke's
+ * diagnostics, hover and completion); forgets everything past `max` entries.
+ */
+export function memoizedSourceParser<T>(parse: (source: string) => T | undefined, max = 2000): (source: string) => T | undefined {
+  const parsed = new Map<string, T | null>();
+  return (source) => {
+    let p = parsed.get(source);
+    if (p === undefined) {
+      if (parsed.size > max) parsed.clear();
+      p = parse(source) ?? null;
+      parsed.set(source, p);
+    }
+    return p ?? undefined;
+  };
+}

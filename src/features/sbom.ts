@@ -3,9 +3,8 @@
 // `tofu-registry sbom` choose them), the engine's SBOM collected and written (CycloneDX 1.6 or
 // SPDX 2.3), the file replaced whole or not at all. Without network access (an untrusted
 // workspace, the offline setting) it is the --offline document: lock files and modules.json only.
-import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../engine/fstree/outdir';
 import { rootConfigDirs } from '../engine/deps';
 import { ModuleResolver } from '../engine/modulepkg/resolve';
 import { collectSbom, renderSbom, SbomFormat, sbomTimestamp } from '../engine/sbom';
@@ -68,17 +67,8 @@ export async function exportSbom(ctx: Pick<FeatureContext, 'engine' | 'log' | 'n
   const text = renderSbom(inv, req.format, { timestamp, name, toolVersion: typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev' });
   const notes = [...new Set([...inv.notes, ...inv.components.flatMap((c) => c.notes.map((n) => `${c.name}${c.version ? ` ${c.version}` : ''}: ${n}`))])];
   for (const n of notes) ctx.log.info(`sbom: ${n}`);
-  if (req.out) await writeWhole(req.out, text);
+  if (req.out) await writeFileAtomic(req.out, text);
   ctx.log.info(`sbom: ${inv.components.length} components of ${roots.length} root module${roots.length === 1 ? '' : 's'} (${req.format}${offline ? ', offline' : ''})${req.out ? ` → ${req.out}` : ''}`);
   return { format: req.format, ...(req.out ? { out: req.out } : {}), text, roots, components: inv.components.length, notes, offline };
 }
 
-async function writeWhole(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
-  try {
-    await fs.writeFile(tmp, text);
-    await fs.rename(tmp, file);
-  } finally {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-  }
-}
