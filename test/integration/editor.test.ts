@@ -140,7 +140,11 @@ describe('editor features (real extension host, HTTPS test registry)', function 
   it('hover names non-registry sources', async () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'local.tf'));
     assert.match(await hoverText(doc, positionOf(doc, './modules/net', 2)), /Local path/);
-    assert.match(await hoverText(doc, positionOf(doc, 'git::', 2)), /Git repository/);
+    // A git source has its own hover (issue 28): the remote and the ref, even when the remote cannot be read.
+    const git = await hoverText(doc, positionOf(doc, 'git::', 2));
+    assert.match(git, /Git module source/);
+    assert.match(git, /remote: `https:\/\/example\.invalid\/infra\/modules\.git`/);
+    assert.match(git, /ref: `v1\.2\.0`/);
   });
 
   it('diagnostics for a 404 module and an unsatisfiable constraint, gone when fixed', async () => {
