@@ -6,8 +6,33 @@
 
 // C0 controls, DEL, C1 controls, the line and paragraph separators and the bidirectional
 // formatting characters ("Trojan Source", CVE-2021-42574).
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_RANGES: [number, number][] = [[0x00, 0x1f], [0x7f, 0x9f], [0x61c, 0x61c], [0x200e, 0x200f], [0x2028, 0x2029], [0x202a, 0x202e], [0x2066, 0x2069]];
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * The controls to escape, less those in `keep`, as one character class: the kept ones never
+ * reach the replace callback. The CLI's output keeps its line breaks, and a callback per line
+ * break of a large --json document (≈ 100k of them for `inspect` of 11.5 MB) took ≈ 30 ms.
+ */
+const patterns = new Map<string, RegExp>();
+function controlPattern(keep: string): RegExp {
+  let re = patterns.get(keep);
+  if (!re) {
+    const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+    const parts: string[] = [];
+    for (const [from, to] of CONTROL_RANGES) {
+      let start = -1;
+      for (let c = from; c <= to + 1; c++) {
+        const escaped = c <= to && !keep.includes(String.fromCharCode(c));
+        if (escaped && start < 0) start = c;
+        if (!escaped && start >= 0) { parts.push(start === c - 1 ? hex(start) : `${hex(start)}-${hex(c - 1)}`); start = -1; }
+      }
+    }
+    re = new RegExp(`[${parts.join('')}]`, 'g');
+    if (patterns.size < 16) patterns.set(keep, re); // callers pass a few constant sets
+  }
+  return re;
+}
 
 /**
  * `text` with every control character written as an escape (`\n`, `\x1b`, `\u202e`); `keep` lists
@@ -15,8 +40,7 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
  * text of --json (JSON.stringify escapes the C0 controls itself, not DEL, C1 or bidi characters).
  */
 export function escapeControls(text: string, keep = ''): string {
-  return text.replace(CONTROL, (c) => {
-    if (keep.includes(c)) return c;
+  return text.replace(controlPattern(keep), (c) => {
     const code = c.charCodeAt(0);
     return NAMED[c] ?? (code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
   });

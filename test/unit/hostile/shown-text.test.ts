@@ -30,3 +30,21 @@ test('a credential value sent is *** wherever it appears: raw, JSON-escaped, URL
   assert.equal(new RegistryError('http-error', `400: ${password}`).message, '400: ***');
   assert.equal(redactSentSecrets('abc'), 'abc');
 });
+
+test('escapeControls: every code point of the BMP, with the keep sets callers use, as the rule says one character at a time', () => {
+  // The rule, written plainly: these are escaped unless kept; \n \r \t by name, other C0 as \xNN, the rest as \uNNNN.
+  const isControl = (c: number) => c <= 0x1f || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f ||
+    c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+  const one = (ch: string, keep: string) => {
+    const c = ch.charCodeAt(0);
+    if (!isControl(c) || keep.includes(ch)) return ch;
+    return ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' } as Record<string, string>)[ch] ?? (c < 0x20 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`);
+  };
+  const all: string[] = [];
+  for (let c = 0; c <= 0xffff; c++) if (c < 0xd800 || c > 0xdfff) all.push(String.fromCharCode(c));
+  const text = all.join('');
+  for (const keep of ['', '\n\t', '\n', '\t', '\u202e\u0000\u009f', 'abc']) {
+    assert.equal(escapeControls(text, keep), all.map((ch) => one(ch, keep)).join(''), `keep ${JSON.stringify(keep)}`);
+    assert.equal(escapeControls(`x${text}y`, keep), `x${all.map((ch) => one(ch, keep)).join('')}y`); // the cached pattern again
+  }
+});
