@@ -8,6 +8,7 @@
 // W ≤ 4 × (S + R + P). No MB/s target: the MB/s of a run say as much about the machine as about
 // the code. Every time is a ready time (machine.ts): wall time less the main thread's wait for a
 // core, so that other work on a shared machine does not decide the verdict; wall times are printed.
+// Beside W, the phases of one cold process doing the same steps (bench/inspect-phases-child.ts).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -112,6 +113,18 @@ export async function run(report: BenchReporter): Promise<void> {
   report.note(`The floor is what any CLI would take on this machine now. The rest, ${ms(W - S - R - P)} here, is our bundle's load, the walk, V8 compiling ` +
     'the parser cold (slower still when its helper threads wait for a core) and the JSON output. The aim, overhead W − P ≤ P, is not reached: ' +
     'Node\'s start-up and the parser\'s cold JIT alone are about P. ≤ 4× leaves room for a busy machine (2.5–2.8× measured at load 8–10 on 2 cores)');
+  // The phase breakdown beside W: one cold process doing the same steps, timed phase by phase
+  // (bench/inspect-phases-child.ts; the run with the smallest total of 3).
+  const phaseRuns = Array.from({ length: 3 }, () => {
+    const r = spawnSync(process.execPath, [path.join(__dirname, 'inspect-phases-child.js'), tree.root], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`inspect-phases-child exited ${r.status}: ${r.stderr}`);
+    return (JSON.parse(r.stdout) as { phases: Record<string, number> }).phases;
+  });
+  const total = (x: Record<string, number>) => Object.values(x).reduce((a, b) => a + b, 0);
+  const phases = phaseRuns.reduce((a, b) => (total(b) < total(a) ? b : a));
+  report.note(`phases of one cold process (compiled modules, best total of 3), after Node's start-up S: load ${ms(phases.load)}, walk ${ms(phases.walk)}, ` +
+    `read ${ms(phases.read)}, parse + render cold ${ms(phases.parse)} (warm: P = ${ms(P)}), document + escaping ${ms(phases.document)}; ` +
+    `the cold parse less P, ${ms(phases.parse - P)}, is mostly V8 compiling the parser while it runs (cold code, young heap)`);
   const start = nodeStartup(5);
   if (start.withoutExtraCaMs !== undefined) {
     report.note(`Node's start-up without this environment's NODE_EXTRA_CA_CERTS (${process.env.NODE_EXTRA_CA_CERTS}, a CA bundle parsed at every start): ${ms(start.withoutExtraCaMs)} (with it: ${ms(start.ms)}; medians of 5)`);
