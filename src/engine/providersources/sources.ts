@@ -11,7 +11,7 @@ import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from '.
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from '../providerpkg/hash';
 import { archiveFilename, safeFilename, UnsafePathError } from '../fstree/safe-paths';
-import { checkPackages, checkSha256Sums, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
+import { checkPackages, checkSha256Sums, preloadOpenPgp, SignatureCheck, SigningKey, verifyDetachedSignature } from '../providerpkg/signature';
 import { errorText } from './types';
 import type { MirrorStep, MirrorTarget, ProviderAddress } from './types';
 
@@ -270,7 +270,9 @@ export class RegistrySource implements ArchiveSource {
       // run's `packages` path took a fifth round trip), or one after the other at concurrency 1.
       p = (slots?.request ?? unlimited)(async () => {
         if (slots?.serial) return { doc: await doc(), sig: await sig() };
-        const [d, s] = await Promise.all([doc(), sig()]);
+        const both = Promise.all([doc(), sig()]);
+        preloadOpenPgp(); // the signature check follows their answers
+        const [d, s] = await both;
         return { doc: d, sig: s };
       });
       this.documents.set(key, p);
