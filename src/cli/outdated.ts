@@ -15,12 +15,10 @@
 //   --max-dirs N: configuration directories collected under each DIR (default 50,000); a walk cut
 //     short is a warning on stderr and in "warnings" (only present then), and exit 1.
 import * as path from 'node:path';
-import { promises as fs } from 'node:fs';
-import { scanConfigDirs } from '../engine/mirror/requirements';
-import { buildDependencyGraph, Dependency, dependencyLabel, rootConfigDirs } from '../engine/deps';
+import { buildDependencyGraph, Dependency, dependencyLabel } from '../engine/deps';
 import { redactUrls, shortText, shownUrl } from '../engine/net/http-errors';
-import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, printJson, printWarnings } from './common';
-import { withModuleResolver } from './resolverRun';
+import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, printJson } from './common';
+import { scanRootModules, withModuleResolver } from './resolverRun';
 
 export async function runOutdated(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { booleans: ['json', 'no-cache'], values: ['ca-file', 'cache-dir', 'timeout', 'max-modules', 'max-dirs'] });
@@ -28,17 +26,11 @@ export async function runOutdated(args: string[], io: CliIO): Promise<number> {
   const maxDirs = maxDirsOption(parsed);
   const json = flag(parsed, 'json');
   const explicit = parsed.positionals.map((p) => path.resolve(io.cwd, p));
-  const roots = explicit.length ? explicit : [path.resolve(io.cwd)];
   // Child modules not installed yet are fetched (for their provider constraints) like `types check` does.
   return withModuleResolver(parsed, io, false, async (engine, resolver) => {
-    for (const root of roots) {
-      const st = await fs.stat(root).catch(() => undefined);
-      if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, root) || root} is not a directory`);
-    }
-    const scan = await scanConfigDirs(roots, { maxDirs });
-    printWarnings(io, scan.warnings);
+    const { scan, roots } = await scanRootModules(io, explicit, maxDirs);
     // The resolver lives as long as this run: its modules.json memo serves the graph too.
-    const graph = await buildDependencyGraph(await rootConfigDirs(scan.dirs, explicit), { engine, resolver, installed: resolver.installed, moduleLimits });
+    const graph = await buildDependencyGraph(roots, { engine, resolver, installed: resolver.installed, moduleLimits });
     const shown = (p: string) => path.relative(io.cwd, p) || '.';
     const deps = graph.directories.flatMap((d) => [...d.modules, ...d.providers]);
     if (json) printJson(io, { dependencies: deps.map((d) => toJson(d, shown(d.dir))), ...(scan.warnings.length ? { warnings: scan.warnings } : {}) });

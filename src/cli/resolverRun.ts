@@ -1,10 +1,14 @@
-// Shared by the commands that read called modules (types check, outdated): one Engine from the
+// Shared by the commands that read called modules (types check, outdated, sbom): one Engine from the
 // network flags, a ModuleResolver that fetches remote modules into the disk cache (--no-cache: a
 // temporary directory removed at the end), and the failure contract of every command.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { rootConfigDirs } from '../engine/deps';
 import type { Engine } from '../engine/engine';
+import { ConfigDirScan, scanConfigDirs } from '../engine/mirror/requirements';
 import { makeTempDir, removeTempDir } from '../engine/fstree';
 import { ModuleResolver } from '../engine/modulepkg/resolve';
-import { cacheDirOption, CliIO, flag, ParsedArgs, reportFailure, timeoutMsOption, UsageError } from './common';
+import { cacheDirOption, CliIO, flag, ParsedArgs, printWarnings, reportFailure, timeoutMsOption, UsageError } from './common';
 import { makeEngine } from './registry';
 
 export async function withModuleResolver(
@@ -29,4 +33,20 @@ export async function withModuleResolver(
     await engine?.dispose();
     if (scratch) await removeTempDir(scratch);
   }
+}
+
+/**
+ * The root modules under the DIRs a command was given (`dirs`; default the working directory), as
+ * `outdated` and `sbom` read them: each DIR must be a directory, the walk's warnings go to stderr
+ * (and stay in `scan` for --json and the exit code).
+ */
+export async function scanRootModules(io: CliIO, explicit: string[], maxDirs: number | undefined): Promise<{ dirs: string[]; scan: ConfigDirScan; roots: string[] }> {
+  const dirs = explicit.length ? explicit : [path.resolve(io.cwd)];
+  for (const d of dirs) {
+    const st = await fs.stat(d).catch(() => undefined);
+    if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, d) || d} is not a directory`);
+  }
+  const scan = await scanConfigDirs(dirs, { maxDirs });
+  printWarnings(io, scan.warnings);
+  return { dirs, scan, roots: await rootConfigDirs(scan.dirs, explicit) };
 }

@@ -7,14 +7,11 @@
 //   the timestamp is SOURCE_DATE_EPOCH when set. --offline reads only lock files and
 //   .terraform/modules/modules.json. What could not be known is said in the document and, one
 //   line each, on stderr. Exit 0 when written (also with notes), 1 when it could not be, 2 on usage.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../engine/fstree/outdir';
-import { rootConfigDirs } from '../engine/deps';
-import { scanConfigDirs } from '../engine/mirror/requirements';
 import { collectSbom, printable, renderSbom, SBOM_FORMATS, SbomFormat, sbomTimestamp } from '../engine/sbom';
-import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, printWarnings, UsageError, value } from './common';
-import { withModuleResolver } from './resolverRun';
+import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, UsageError, value } from './common';
+import { scanRootModules, withModuleResolver } from './resolverRun';
 
 declare const __TOFU_REGISTRY_VERSION__: string | undefined;
 
@@ -30,15 +27,8 @@ export async function runSbom(args: string[], io: CliIO): Promise<number> {
   let timestamp: string;
   try { timestamp = sbomTimestamp(io.env); } catch (err) { throw new UsageError((err as Error).message); }
   const explicit = parsed.positionals.map((p) => path.resolve(io.cwd, p));
-  const dirs = explicit.length ? explicit : [path.resolve(io.cwd)];
   return withModuleResolver(parsed, io, offline, async (engine, resolver) => {
-    for (const d of dirs) {
-      const st = await fs.stat(d).catch(() => undefined);
-      if (!st?.isDirectory()) throw new Error(`${path.relative(io.cwd, d) || d} is not a directory`);
-    }
-    const scan = await scanConfigDirs(dirs, { maxDirs });
-    printWarnings(io, scan.warnings);
-    const roots = await rootConfigDirs(scan.dirs, explicit);
+    const { dirs, scan, roots } = await scanRootModules(io, explicit, maxDirs);
     if (!roots.length) throw new Error(`no OpenTofu configuration found under ${dirs.map((d) => path.relative(io.cwd, d) || '.').join(', ')}`);
     const inv = await collectSbom(roots, { engine, resolver, offline, baseDir: io.cwd, moduleLimits });
     const name = roots.length === 1 ? path.basename(roots[0]) : path.basename(path.resolve(io.cwd));

@@ -10,17 +10,9 @@ import { RegistryLookup, within } from './lookup';
 import { targetOf } from './target';
 import { knownOciFixes, ociFixLookups, ociSourceOfRef } from './oci';
 import { gitFixLookups, gitSourceOfRef, knownGitFixes } from './git';
+import type { Fix } from './fix';
 
-export interface Fix {
-  kind: 'update-constraint' | 'add-version' | 'pin-digest' | 'update-tag' | 'update-ref' | 'pin-commit' | 'pin-tag';
-  title: string;
-  /** Short form for a CodeLens. */
-  lens: string;
-  range: Range;
-  newText: string;
-  /** The version (oci://: the tag or digest; git: the ref) the fix makes tofu init select. */
-  version: string;
-}
+export type { Fix } from './fix';
 
 /**
  * The first `n` numeric parts of `v` (at least one, at most as many as `v` has): "~> 1.2.3.4"

@@ -13,6 +13,7 @@ import { RegistryError } from '../engine/net/errors';
 import { shownUrl } from '../engine/net/http-errors';
 import { compareVersions } from '../engine/versions/version';
 import type { FeatureContext } from './context';
+import type { Fix } from './fix';
 import { NETWORK_CODES, RegistryLookup, Settled } from './lookup';
 import { sourceSpan } from './oci';
 import { memoizedSourceParser } from './refs';
@@ -116,15 +117,7 @@ export function gitDiagnostics(ctx: FeatureContext, modules: readonly ModuleRef[
   return out;
 }
 
-export interface GitFix {
-  kind: 'update-ref' | 'pin-commit' | 'pin-tag';
-  title: string;
-  lens: string;
-  range: Range;
-  newText: string;
-  /** The ref the fix writes. */
-  version: string;
-}
+export type GitFix = Fix<'update-ref' | 'pin-commit' | 'pin-tag'>;
 
 /** "Update ref to newest tag", "Pin to commit <sha>", "Pin to newest tag", from what the lookup knows. */
 export function knownGitFixes(lookup: RegistryLookup, ref: Ref): GitFix[] {

@@ -9,6 +9,7 @@ import { OciModuleSource, parseOciModuleSource, withOciSelector } from '../engin
 import { listOciTags, newestOciTag, ociTagOrder, OciTagList, resolveOciModule, ResolvedOciModule } from '../engine/modulepkg/oci-registry';
 import { RegistryError } from '../engine/net/errors';
 import type { FeatureContext } from './context';
+import type { Fix } from './fix';
 import { NETWORK_CODES, RegistryLookup, Settled } from './lookup';
 import { memoizedSourceParser } from './refs';
 import type { ModuleRef, Ref, ValueRef } from './refs';
@@ -150,15 +151,7 @@ function notFoundMessage(ctx: FeatureContext, src: OciModuleSource, err: Registr
   return err.message;
 }
 
-export interface OciFix {
-  kind: 'pin-digest' | 'update-tag';
-  title: string;
-  lens: string;
-  range: Range;
-  newText: string;
-  /** The tag or digest the fix selects. */
-  version: string;
-}
+export type OciFix = Fix<'pin-digest' | 'update-tag'>;
 
 /** "Pin to digest" (the tag's manifest digest now) and "Update tag to newest", from what the lookup knows. */
 export function knownOciFixes(lookup: RegistryLookup, ref: Ref): OciFix[] {
