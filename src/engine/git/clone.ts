@@ -3,8 +3,8 @@
 // interactive: no controlling terminal (own session), no terminal prompt, no askpass; the user's
 // credential helpers only for the user's own sources (userCredentials: a module block's source, as
 // `tofu init` runs git), never for a location a registry answered — and never a registry token. The clone has its own deadline and a disk cap,
-// trusts the extra CA certificates (--ca-file) on top of the system roots, and its messages carry
-// no user information from the URL.
+// trusts the extra CA certificates (--ca-file) on top of the system roots, and neither its command
+// lines (userinfo.ts) nor its messages carry user information from the URL.
 import { spawn } from 'node:child_process';
 import { childEnv } from '../credentials/child-env';
 import { promises as fs } from 'node:fs';
@@ -13,6 +13,7 @@ import { rootCertificates } from 'node:tls';
 import { redactUrls, shownUrl } from '../net/http-errors';
 import { FS_CONCURRENCY, mapLimit, walkTree } from '../fstree';
 import { ModuleFetchError } from '../net/errors';
+import { gitRemoteArgs, InvalidUserInfo, urlSecrets } from './userinfo';
 
 export interface GitCloneOptions {
   /** Deadline of the whole clone (a clone is not one request). */
@@ -75,9 +76,14 @@ function checked(s: GitSource, src: string): GitSource {
  */
 export async function gitClone(src: string, dest: string, opts: GitCloneOptions): Promise<string | undefined> {
   const s = parseGitSource(src);
-  const shown = shownUrl(s.url);
-  const config = ['-c', 'core.symlinks=false', ...(opts.userCredentials ? [] : ['-c', 'credential.helper=']), '-c', 'core.askPass='];
-  const env: NodeJS.ProcessEnv = {};
+  const config = ['-c', 'core.symlinks=false', '-c', 'core.askPass='];
+  // The user's credential helpers (or none) and the URL's own user information, through the
+  // environment: never on a command line.
+  let remote;
+  try { remote = gitRemoteArgs(s.url, opts.userCredentials?.env ?? process.env, !!opts.userCredentials); } catch (err) {
+    throw err instanceof InvalidUserInfo ? new ModuleFetchError(err.message) : err;
+  }
+  const env: NodeJS.ProcessEnv = { ...remote.env };
   if (opts.caCertificates?.length) {
     // GIT_SSL_CAINFO wins over any http.sslCAInfo and replaces git's roots, so the bundle holds
     // them too: the file git would have used (or the system's), Node's roots, then the extras.
@@ -86,18 +92,18 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
   }
   const byCommit = s.ref !== undefined && SHA_RE.test(s.ref);
   const clone = (depth: number | undefined) => ['clone', '--quiet', ...(depth ? ['--depth', String(depth)] : []),
-    ...(s.ref && !byCommit ? ['--branch', s.ref] : []), '--', s.url, dest];
+    ...(s.ref && !byCommit ? ['--branch', s.ref] : []), '--', remote.argvRemote, dest];
   const deadline = Date.now() + opts.timeoutMs;
   const depth = byCommit ? undefined : s.depth ?? 1;
   try {
-    await runGit([...config, ...clone(depth)], dest, shown, deadline, env, opts);
+    await runGit([...config, ...clone(depth)], dest, s.url, deadline, env, opts);
   } catch (err) {
     if (!(depth && err instanceof GitFailure && DUMB_SHALLOW.test(err.stderr))) throw err;
     await fs.rm(dest, { recursive: true, force: true });
     await fs.mkdir(dest);
-    await runGit([...config, ...clone(undefined)], dest, shown, deadline, env, opts);
+    await runGit([...config, ...clone(undefined)], dest, s.url, deadline, env, opts);
   }
-  if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, shown, deadline, env, opts);
+  if (byCommit) await runGit([...config, '-C', dest, 'checkout', '--quiet', '--detach', s.ref!], dest, s.url, deadline, env, opts);
   // The commit checked out, read from the clone itself before its history goes (an SBOM records it).
   const commit = await headCommit(dest);
   await fs.rm(path.join(dest, '.git'), { recursive: true, force: true });
@@ -137,7 +143,9 @@ class GitFailure extends ModuleFetchError {
   constructor(message: string, url: string, readonly stderr: string) { super(message, url); }
 }
 
-function runGit(args: string[], dest: string, shown: string, deadline: number, extraEnv: NodeJS.ProcessEnv, opts: GitCloneOptions): Promise<void> {
+/** `url`: the source as written (with any user information), for hiding it in git's messages. */
+function runGit(args: string[], dest: string, url: string, deadline: number, extraEnv: NodeJS.ProcessEnv, opts: GitCloneOptions): Promise<void> {
+  const shown = shownUrl(url);
   const what = args.includes('checkout') ? 'git checkout' : 'git clone';
   return new Promise<void>((resolve, reject) => {
     const child = spawn('git', args, {
@@ -180,7 +188,7 @@ function runGit(args: string[], dest: string, shown: string, deadline: number, e
     child.on('close', (code) => {
       done();
       if (code === 0 && !killed) return resolve();
-      const text = redact(stderr.trim(), shown, args);
+      const text = redact(stderr.trim(), shown, url);
       const why = killed ?? (text.split('\n').pop() || `exit code ${code}`);
       reject(new GitFailure(`${what} of ${shown} failed: ${why}`, shown, text));
     });
@@ -215,13 +223,8 @@ export async function treeSize(dir: string, maxBytes: number, maxEntries: number
 }
 
 /** git's stderr without the URL's secrets (git may echo the URL as given, or decoded). */
-function redact(text: string, shown: string, args: string[]): string {
-  const url = args[args.indexOf('--') + 1];
-  if (!url || args.indexOf('--') < 0) return redactUrls(text);
+function redact(text: string, shown: string, url: string): string {
   let out = redactUrls(text.split(url).join(shown));
-  try {
-    const u = new URL(url);
-    for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');
-  } catch { /* not a URL (scp-like ssh address): nothing to hide */ }
+  for (const secret of urlSecrets(url)) out = out.split(secret).join('***');
   return out;
 }

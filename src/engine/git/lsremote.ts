@@ -3,7 +3,8 @@
 // helper the user already has) — but never interactive: no controlling terminal (own session),
 // GIT_TERMINAL_PROMPT=0, no askpass, Git Credential Manager told not to open a window, ssh in batch
 // mode (added to the user's own ssh command, never replacing it). Never a registry token (the
-// child's environment: credentials/child-env.ts). A deadline, an output cap, the clone path's
+// child's environment: credentials/child-env.ts), and the remote's own user information never on
+// a command line (userinfo.ts). A deadline, an output cap, the clone path's
 // protocol allow-list and argument rules; the remote goes after `--`. Failures are RegistryErrors
 // naming the remote (user information hidden) and, for refused credentials, where git looked.
 import { spawn } from 'node:child_process';
@@ -15,6 +16,7 @@ import { childEnv } from '../credentials/child-env';
 import { RegistryError, RegistryErrorCode } from '../net/errors';
 import { redactUrls, shownUrl } from '../net/http-errors';
 import { gitRoots } from './clone';
+import { gitRemoteArgs, InvalidUserInfo, urlSecrets } from './userinfo';
 
 export interface LsRemoteOptions {
   /** Deadline of the whole command (connect, credentials, answer). */
@@ -60,28 +62,16 @@ export async function lsRemote(remote: string, opts: LsRemoteOptions): Promise<s
       extra.GIT_SSL_CAINFO = path.join(scratch, 'ca-bundle.pem');
       await fs.writeFile(extra.GIT_SSL_CAINFO, [await gitRoots(), ...rootCertificates, ...opts.caCertificates].join('\n'));
     }
-    const { argvRemote, config } = withoutUserInfo(remote, base);
-    Object.assign(extra, config);
+    let args;
+    try { args = gitRemoteArgs(remote, base, true); } catch (err) {
+      throw err instanceof InvalidUserInfo ? new RegistryError('invalid-address', err.message, { host, url: shown }) : err;
+    }
+    const { argvRemote } = args;
+    Object.assign(extra, args.env);
     return await run([...LS_REMOTE_ARGS, argvRemote, ...PATTERNS], childEnv('git-with-helpers', base, extra), opts, shown, host, remote);
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/**
- * User information in an http(s) remote (`https://TOKEN@host/…`, `https://user:password@host/…`)
- * stays out of git's command line, which every user of the machine can read: git is given the
- * URL without it, and a `url.<with>.insteadOf <without>` in its environment (GIT_CONFIG_COUNT,
- * after any the user set) puts it back.
- */
-function withoutUserInfo(remote: string, env: NodeJS.ProcessEnv): { argvRemote: string; config: NodeJS.ProcessEnv } {
-  let u: URL;
-  try { u = new URL(remote); } catch { return { argvRemote: remote, config: {} }; }
-  if (!/^https?:$/.test(u.protocol) || (!u.username && !u.password)) return { argvRemote: remote, config: {} };
-  const at = remote.indexOf('@', remote.indexOf('//') + 2);
-  const clean = remote.slice(0, remote.indexOf('//') + 2) + remote.slice(at + 1);
-  const n = Number(env.GIT_CONFIG_COUNT) > 0 ? Number(env.GIT_CONFIG_COUNT) : 0;
-  return { argvRemote: clean, config: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `url.${remote}.insteadOf`, [`GIT_CONFIG_VALUE_${n}`]: clean } };
 }
 
 function hostOf(remote: string): string {
@@ -168,10 +158,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, opts: LsRemoteOptions, show
 /** git's stderr without the remote's user information (git may echo the URL as given), one line per message, printable only. */
 function hideSecrets(stderr: string, remote: string): string {
   let out = stderr.split(remote).join(shownUrl(remote));
-  try {
-    const u = new URL(remote);
-    for (const secret of [u.password, decodeURIComponent(u.password)]) if (secret) out = out.split(secret).join('***');
-  } catch { /* scp-like: nothing to hide */ }
+  for (const secret of urlSecrets(remote)) out = out.split(secret).join('***');
   // eslint-disable-next-line no-control-regex
   return redactUrls(out).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '').trim();
 }

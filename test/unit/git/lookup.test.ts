@@ -193,3 +193,70 @@ test('credentials written in the remote URL work but never appear on git\'s comm
     assert.ok(!argv.includes(PASSWORD), argv);
   } finally { await e.dispose(); }
 });
+
+/**
+ * A git on PATH that records its arguments and turns on GIT_TRACE, which logs the command line of
+ * every process git starts (`git remote-https`, credential helpers), then runs the real git.
+ */
+function recordingGit(): { dir: string; argvLog: string; traceLog: string; commandLines: () => string } {
+  const dir = tempDir('git-shim-');
+  const argvLog = join(dir, 'argv.log');
+  const traceLog = join(dir, 'trace.log');
+  const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+  writeFileSync(join(dir, 'git'), `#!/bin/sh\necho "$@" >> '${argvLog}'\nGIT_TRACE='${traceLog}' exec '${realGit}' "$@"\n`);
+  chmodSync(join(dir, 'git'), 0o755);
+  const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
+  return { dir, argvLog, traceLog, commandLines: () => `${read(argvLog)}\n${read(traceLog)}` };
+}
+
+test('a git module whose source URL carries user:password is cloned with them, never on a command line of git or its helpers, never in a message', { timeout: 60_000 }, async () => {
+  const { ModuleResolver } = await import('../../../src/engine/modulepkg/resolve');
+  const home = gitClientHome(); // no helper: only the URL has the password
+  const shim = recordingGit();
+  const e = engine({ ...home.env, PATH: `${shim.dir}:${home.env.PATH}` });
+  try {
+    const resolver = new ModuleResolver({ engine: e, cacheDir: tempDir('gitrefs-userinfo-cache-') });
+    const r = await resolver.resolve({ callerDir: tempDir('gitrefs-caller-'), name: 'mods', source: `git::https://${USER}:${PASSWORD}@127.0.0.1:${srv.server.port}/modules.git?ref=v1.1.0` });
+    assert.equal(r.via, 'remote');
+    assert.deepEqual(r.iface.variables.map((v) => v.name), ['v']);
+    const lines = shim.commandLines();
+    assert.match(lines, /clone --quiet --depth 1 --branch v1\.1\.0 -- https:\/\/127\.0\.0\.1:\d+\/modules\.git /);
+    assert.match(lines, /remote-https/, 'the trace shows the processes git started');
+    assert.ok(!lines.includes(PASSWORD), lines);
+    // a wrong password in the URL: refused, and the message shows none of it
+    await assert.rejects(resolver.resolve({ callerDir: tempDir('gitrefs-caller-'), name: 'bad', source: `git::https://${USER}:not-the-${PASSWORD}@127.0.0.1:${srv.server.port}/modules.git?ref=v1.0.0` }),
+      (err: Error) => {
+        assert.match(err.message, /git clone of https:\/\/\*\*\*@127\.0\.0\.1:\d+\/modules\.git failed/);
+        assert.ok(!err.message.includes(`not-the-${PASSWORD}`), err.message);
+        return true;
+      });
+    assert.ok(!shim.commandLines().includes(`not-the-${PASSWORD}`));
+  } finally { await e.dispose(); }
+});
+
+test('ls-remote of a URL with user:password: not on the command line of `git remote-https` either (a url.insteadOf rewrite would put it there)', { timeout: 60_000 }, async () => {
+  const home = gitClientHome();
+  const shim = recordingGit();
+  const e = engine({ ...home.env, PATH: `${shim.dir}:${home.env.PATH}` });
+  try {
+    const list = await e.listGitRefs(`https://${USER}:${PASSWORD}@127.0.0.1:${srv.server.port}/modules.git`);
+    assert.ok(list.tags.length > 0);
+    const lines = shim.commandLines();
+    assert.match(lines, /remote-https/);
+    assert.ok(!lines.includes(PASSWORD), lines);
+  } finally { await e.dispose(); }
+});
+
+test('a user name alone in the URL (https://NAME@host): git asks the user\'s helper for that name\'s password; the name is not on a command line', { timeout: 60_000 }, async () => {
+  const home = gitClientHome({ username: 'ignored-by-git', password: PASSWORD });
+  // the helper logs what git asked it (its standard input names the user)
+  writeFileSync(join(home.home, 'credential-helper.sh'), `#!/bin/sh\n[ "$1" = get ] || exit 0\ncat >> '${home.helperLog}'\nprintf 'password=%s\\n' '${PASSWORD}'\n`);
+  const shim = recordingGit();
+  const e = engine({ ...home.env, PATH: `${shim.dir}:${home.env.PATH}` });
+  try {
+    const list = await e.listGitRefs(`https://${USER}@127.0.0.1:${srv.server.port}/modules.git`);
+    assert.ok(list.tags.length > 0);
+    assert.match(readFileSync(home.helperLog, 'utf8'), new RegExp(`username=${USER}`));
+    assert.ok(!shim.commandLines().includes(USER), shim.commandLines());
+  } finally { await e.dispose(); }
+});
