@@ -33,6 +33,11 @@ export interface GitCloneOptions {
    * interactive. Absent: credential helpers off, other tools' credential variables left out.
    */
   userCredentials?: { env: NodeJS.ProcessEnv };
+  /**
+   * The engine's environment (default process.env): what git runs with when userCredentials is
+   * absent, and where git's default roots are looked up (gitRoots).
+   */
+  env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
 
@@ -79,8 +84,9 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
   const config = ['-c', 'core.symlinks=false', '-c', 'core.askPass='];
   // The user's credential helpers (or none) and the URL's own user information, through the
   // environment: never on a command line.
+  const base = gitEnvBase(opts);
   let remote;
-  try { remote = gitRemoteArgs(s.url, opts.userCredentials?.env ?? process.env, !!opts.userCredentials); } catch (err) {
+  try { remote = gitRemoteArgs(s.url, base, !!opts.userCredentials); } catch (err) {
     throw err instanceof InvalidUserInfo ? new ModuleFetchError(err.message) : err;
   }
   const env: NodeJS.ProcessEnv = { ...remote.env };
@@ -88,7 +94,7 @@ export async function gitClone(src: string, dest: string, opts: GitCloneOptions)
     // GIT_SSL_CAINFO wins over any http.sslCAInfo and replaces git's roots, so the bundle holds
     // them too: the file git would have used (or the system's), Node's roots, then the extras.
     env.GIT_SSL_CAINFO = path.join(opts.scratchDir, 'git-ca-bundle.pem');
-    await fs.writeFile(env.GIT_SSL_CAINFO, [await gitRoots(), ...rootCertificates, ...opts.caCertificates].join('\n'));
+    await fs.writeFile(env.GIT_SSL_CAINFO, [await gitRoots(base), ...rootCertificates, ...opts.caCertificates].join('\n'));
   }
   const byCommit = s.ref !== undefined && SHA_RE.test(s.ref);
   const clone = (depth: number | undefined) => ['clone', '--quiet', ...(depth ? ['--depth', String(depth)] : []),
@@ -127,9 +133,17 @@ async function headCommit(dest: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** The certificates git trusts by default: GIT_SSL_CAINFO / SSL_CERT_FILE, else the system bundle ('' when none is found). */
-export async function gitRoots(): Promise<string> {
-  const candidates = [process.env.GIT_SSL_CAINFO, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt',
+/** The environment git starts from: the user's (their own source) or the engine's, never another. */
+function gitEnvBase(opts: GitCloneOptions): NodeJS.ProcessEnv {
+  return opts.userCredentials?.env ?? opts.env ?? process.env;
+}
+
+/**
+ * The certificates git trusts by default in `env` (the engine's environment, which git runs
+ * with): GIT_SSL_CAINFO / SSL_CERT_FILE, else the system bundle ('' when none is found).
+ */
+export async function gitRoots(env: NodeJS.ProcessEnv): Promise<string> {
+  const candidates = [env.GIT_SSL_CAINFO, env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt',
     '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem', '/etc/ssl/ca-bundle.pem'];
   for (const f of candidates) {
     if (!f) continue;
@@ -153,7 +167,7 @@ function runGit(args: string[], dest: string, url: string, deadline: number, ext
       // A session of its own: no controlling terminal, so neither git nor ssh can ask for a
       // password or a host key confirmation; killing the group stops ssh/git-remote-https too.
       detached: process.platform !== 'win32',
-      env: childEnv(opts.userCredentials ? 'git-with-helpers' : 'git', opts.userCredentials?.env ?? process.env, {
+      env: childEnv(opts.userCredentials ? 'git-with-helpers' : 'git', gitEnvBase(opts), {
         GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS_REQUIRE: 'never', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: opts.protocols, ...extraEnv,
       }),
     });

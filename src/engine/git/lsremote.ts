@@ -60,7 +60,7 @@ export async function lsRemote(remote: string, opts: LsRemoteOptions): Promise<s
       // GIT_SSL_CAINFO replaces git's roots: the bundle holds them, Node's, then the extras.
       scratch = await fs.mkdtemp(path.join(tmpdir(), 'tofu-registry-git-'));
       extra.GIT_SSL_CAINFO = path.join(scratch, 'ca-bundle.pem');
-      await fs.writeFile(extra.GIT_SSL_CAINFO, [await gitRoots(), ...rootCertificates, ...opts.caCertificates].join('\n'));
+      await fs.writeFile(extra.GIT_SSL_CAINFO, [await gitRoots(base), ...rootCertificates, ...opts.caCertificates].join('\n'));
     }
     let args;
     try { args = gitRemoteArgs(remote, base, true); } catch (err) {

@@ -328,7 +328,7 @@ export class MirrorRun {
 
   private fetchOptions(): FetchOptions {
     const { engine, signal } = this.opts;
-    return { caCertificates: engineCaCertificates(engine), ...this.opts.fetch, http: engine.http, cacheDir: this.work, signal };
+    return { caCertificates: engineCaCertificates(engine), env: engine.options?.env ?? process.env, ...this.opts.fetch, http: engine.http, cacheDir: this.work, signal };
   }
 
   /** Follows the calls tofu init would make from the called module directory of this package. */

@@ -38,6 +38,8 @@ export interface FetchOptions {
   caCertificates?: string[];
   /** The location is the user's own module source: git clones it with the user's credential helpers (git.ts userCredentials). */
   gitUserCredentials?: { env: NodeJS.ProcessEnv };
+  /** The engine's environment (default process.env): git runs with it and reads its default roots from it. */
+  env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
 
@@ -259,6 +261,7 @@ async function fetchGit(src: string, tmp: string, content: string, opts: FetchOp
   const commit = await gitClone(src, content, {
     timeoutMs: opts.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT, diskCap: (opts.maxBytes ?? DEFAULT_MAX_BYTES) + limits.maxBytes,
     protocols: opts.gitProtocols ?? 'https:http:ssh:git', caCertificates: opts.caCertificates, scratchDir: tmp, signal: opts.signal,
+    ...(opts.env ? { env: opts.env } : {}),
     ...(opts.gitUserCredentials ? { userCredentials: opts.gitUserCredentials } : {}),
   });
   // afterwards the checkout itself must stay within the caps like an extracted archive

@@ -225,7 +225,7 @@ export class ModuleResolver {
   private fetchOpts(engine: Engine, cacheDir: string, signal?: AbortSignal): FetchOptions {
     this.fetchOptions ??= {
       http: engine.http, cacheDir, timeoutMs: this.opts.timeoutMs, gitTimeoutMs: this.opts.gitTimeoutMs, maxBytes: this.opts.maxBytes,
-      caCertificates: engineCaCertificates(engine),
+      caCertificates: engineCaCertificates(engine), env: engine.options.env ?? process.env,
     };
     return signal ? { ...this.fetchOptions, signal } : this.fetchOptions;
   }

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Engine } from '../../../src/engine/engine';
 import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/git';
 import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
@@ -259,4 +259,27 @@ test('a user name alone in the URL (https://NAME@host): git asks the user\'s hel
     assert.match(readFileSync(home.helperLog, 'utf8'), new RegExp(`username=${USER}`));
     assert.ok(!shim.commandLines().includes(USER), shim.commandLines());
   } finally { await e.dispose(); }
+});
+
+test('git\'s default roots are read from the engine\'s environment (SSL_CERT_FILE), not the process\'s: ls-remote and clones, a registry\'s location included', { timeout: 60_000 }, async () => {
+  const { gitClone } = await import('../../../src/engine/git/clone');
+  const { rootCertificates } = await import('node:tls');
+  const { mkdirSync } = await import('node:fs');
+  const home = gitClientHome();
+  // the engine's environment trusts the test CA through SSL_CERT_FILE only; the extra CA (any
+  // other) makes the engine write git a bundle of its own, which must start from those roots
+  const env: NodeJS.ProcessEnv = { ...home.env, SSL_CERT_FILE: testPki().caCertPath };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const otherCa = join(tempDir('git-other-ca-'), 'other.pem');
+  writeFileSync(otherCa, rootCertificates[0]);
+  const remote = `https://${USER}:${PASSWORD}@127.0.0.1:${srv.server.port}/modules.git`;
+  const e = new Engine({ env, caFiles: [otherCa], timeoutMs: 20_000 });
+  try {
+    assert.ok((await e.listGitRefs(remote)).tags.length > 0);
+  } finally { await e.dispose(); }
+  // a clone of a location a registry answered (no user credential helpers): the engine's environment too
+  const dest = join(tempDir('git-roots-clone-'), 'pkg');
+  mkdirSync(dest);
+  await gitClone(`${remote}?ref=v1.0.0`, dest, { timeoutMs: 30_000, diskCap: 10_000_000, protocols: 'https', caCertificates: [rootCertificates[0]], scratchDir: dirname(dest), env });
+  assert.equal(readFileSync(join(dest, 'main.tf'), 'utf8').split('\n')[0], '# v1.0.0');
 });
