@@ -205,7 +205,10 @@ export class OciClient extends OciTransport {
       throw new RegistryError('too-large', `the blob ${blob.digest} of ${repositoryName(repo)} is ${blob.size} bytes, more than the ${opts.maxBytes}-byte limit`, { host: repo.registry });
     }
     const url = `${this.base(repo)}/blobs/${blob.digest}`;
-    const a = await this.call({ method: 'GET', repo, url, scopes: [pull(repo)], idempotent: true, action: 'read a blob of', signal: opts.signal, deadlineMs: this.opts.transferDeadlineMs ?? 30 * 60_000 });
+    const started = Date.now();
+    // The whole read is bounded by its size (blobDeadlineMs below); the request's own deadline is
+    // the transfer bound plus a margin, so that the size's bound, with its clearer message, ends it first.
+    const a = await this.call({ method: 'GET', repo, url, scopes: [pull(repo)], idempotent: true, action: 'read a blob of', signal: opts.signal, deadlineMs: this.transferDeadlineMs + this.timeoutMs });
     await this.expect(a, [200], repo, `read the blob ${blob.digest} of`);
     const declared = Number(a.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -216,6 +219,15 @@ export class OciClient extends OciTransport {
     const hash = createHash(alg);
     let seen = 0;
     const what = `the blob ${blob.digest} of ${repositoryName(repo)} (${shownUrl(a.url)})`;
+    const expected = blob.size ?? (Number.isFinite(declared) && declared >= 0 ? declared : limit);
+    const allowedMs = this.blobDeadlineMs(expected);
+    const deadline = setTimeout(() => {
+      const floor = `${Math.round(this.minBlobBytesPerSecond / 1024)} KiB/s`;
+      check.destroy(new RegistryError('timeout', `${repo.registry} sent ${what} too slowly: ${seen} of ${expected} bytes after ${((Date.now() - started) / 1000).toFixed(1)} s; `
+        + `a blob of this size may take ${Math.round(allowedMs / 1000)} s (${this.timeoutMs / 1000} s to start, then at least ${floor}${allowedMs >= this.transferDeadlineMs ? `, ${Math.round(this.transferDeadlineMs / 60_000)} min at most` : ''})`,
+      { host: repo.registry, url: shownUrl(a.url) }));
+    }, Math.max(0, allowedMs - (Date.now() - started)));
+    deadline.unref();
     const check = new Transform({
       transform(chunk: Buffer, _enc, cb) {
         seen += chunk.length;
@@ -231,8 +243,26 @@ export class OciClient extends OciTransport {
       },
     });
     a.res.body.on('error', (err) => check.destroy(translateError(err, a.url, this.timeoutMs)));
-    check.on('close', () => { if (!a.res.body.destroyed) discard(a.res.body); });
+    check.on('close', () => { clearTimeout(deadline); if (!a.res.body.destroyed) discard(a.res.body); });
     return a.res.body.pipe(check);
+  }
+
+  /** Whole blob uploads and downloads: at most this long (transferDeadlineMs, default 30 min). */
+  private get transferDeadlineMs(): number {
+    return this.opts.transferDeadlineMs ?? 30 * 60_000;
+  }
+
+  private get minBlobBytesPerSecond(): number {
+    return this.opts.minBlobBytesPerSecond ?? 64 * 1024;
+  }
+
+  /**
+   * How long reading a blob of `size` bytes may take in all: the request timeout to get going,
+   * then the size at the floor throughput — so a registry dripping a byte under every pause's
+   * timeout cannot hold a small blob for the transfer bound — never more than that bound.
+   */
+  private blobDeadlineMs(size: number): number {
+    return Math.min(this.transferDeadlineMs, this.timeoutMs + (size / this.minBlobBytesPerSecond) * 1000);
   }
 
   /** A whole blob in memory (checked), for small ones (configs, metadata). */
@@ -269,7 +299,7 @@ export class OciClient extends OciTransport {
       session = this.location(a, repo);
     }
     const chunkSize = this.opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
-    const uploadOpts = { timeoutMs: Math.max(this.timeoutMs, 5 * 60_000), deadlineMs: this.opts.transferDeadlineMs ?? 30 * 60_000 };
+    const uploadOpts = { timeoutMs: Math.max(this.timeoutMs, 5 * 60_000), deadlineMs: this.transferDeadlineMs };
     if (blob.size > chunkSize) {
       for (let start = 0; start < blob.size; start += chunkSize) {
         const end = Math.min(blob.size, start + chunkSize) - 1;

@@ -33,6 +33,11 @@ export interface OciClientOptions {
   timeoutMs?: number;
   /** Whole blob upload or download (default 30 min). */
   transferDeadlineMs?: number;
+  /**
+   * Slowest a blob download may be on average (default 64 KiB/s): a blob of N bytes may take the
+   * timeout plus N at this rate (never more than transferDeadlineMs), however short each pause.
+   */
+  minBlobBytesPerSecond?: number;
   userAgent?: string;
   credentials?: OciCredentials;
   /** Attempts for idempotent requests on 429/502/503/504 (including the first; default 3). */

@@ -12,6 +12,8 @@ import { isRegistryError } from '../../../src/engine/net/errors';
 import { parseCliConfig } from '../../../src/engine/cliconfig/read';
 import { DEFAULT_USERS, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
 import { tempDir } from '../../support/temp';
+import { TestHttpsServer } from '../../support/https-server';
+import { testPki } from '../../support/tls';
 
 function credentials(home: string, rc = ''): OciCredentials {
   return new OciCredentials({ env: { HOME: home, PATH: process.env.PATH }, platform: 'linux', cliConfig: () => (rc ? [{ file: join(home, '.tofurc'), doc: parseCliConfig(rc) }] : []) });
@@ -206,3 +208,43 @@ function writeFiles(root: string, rel: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
+
+describe('a blob that drips', () => {
+  // A registry that answers a blob's GET at once, then sends 64 bytes every 100 ms: never a pause
+  // the request timeout would catch, but 640 bytes a second — a 256 KiB blob would take 7 minutes.
+  const size = 256 * 1024;
+  const bytes = randomBytes(size);
+  const digest = sha256Digest(bytes);
+  const server = new TestHttpsServer();
+  const timers = new Set<NodeJS.Timeout>();
+  before(async () => {
+    await server.start();
+    server.route('/v2/', (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size), 'docker-content-digest': digest });
+      let at = 0;
+      const t = setInterval(() => {
+        if (res.destroyed || at >= size) { clearInterval(t); timers.delete(t); if (!res.destroyed) res.end(); return; }
+        res.write(bytes.subarray(at, at += 64));
+      }, 100);
+      timers.add(t);
+    });
+  });
+  after(async () => { for (const t of timers) clearInterval(t); await server.stop(); });
+
+  test('is bounded by its size at the floor throughput, not the 30-minute transfer bound; the message names the host and URL', { timeout: 60_000 }, async () => {
+    // 1 s to start, then 256 KiB at 64 KiB/s: 5 s in all
+    const c = new OciClient({ caFiles: [testPki().caCertPath], env: {}, timeoutMs: 1000 });
+    const repo = { registry: server.host, repository: 'slow/blob' };
+    for (const known of [{ digest, size }, { digest }]) { // the size from the manifest, or only from Content-Length
+      const started = Date.now();
+      const read = c.getBlobBuffer(repo, known, { maxBytes: 1 << 20 }).then(() => 'finished', (err: Error) => err);
+      const outcome = await Promise.race([read, new Promise((r) => setTimeout(() => r('still reading after 20 s'), 20_000).unref())]);
+      const ms = Date.now() - started;
+      assert.ok(outcome instanceof Error, String(outcome));
+      assert.ok(isRegistryError(outcome, 'timeout'), outcome.message);
+      assert.match(outcome.message, new RegExp(`^127\\.0\\.0\\.1:${server.port} sent the blob ${digest} of 127\\.0\\.0\\.1:${server.port}/slow/blob \\(https://127\\.0\\.0\\.1:${server.port}/v2/slow/blob/blobs/${digest}\\) too slowly: \\d+ of ${size} bytes after 5\\.\\d s; a blob of this size may take 5 s \\(1 s to start, then at least 64 KiB/s\\)`));
+      assert.ok(ms >= 4900 && ms < 9000, `ended after ${ms} ms`);
+    }
+    await c.dispose();
+  });
+});
