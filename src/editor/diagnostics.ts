@@ -2,7 +2,7 @@
 // document nor any registry answer changed, and the lookups they start double as the prefetch that
 // makes completion and hover instant. Network failures are reported once per host, gently.
 import * as vscode from 'vscode';
-import { EditorDiagnostic, registryDiagnostics } from '../features/diagnostics';
+import { EditorDiagnostic, registryDiagnostics, unreachableNotice } from '../features/diagnostics';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 
@@ -90,7 +90,7 @@ export class RegistryDiagnostics implements vscode.Disposable {
       return diag;
     }));
     for (const p of r.unreachable) {
-      void vscode.window.setStatusBarMessage(`$(warning) OpenTofu Registry: ${p.host} unreachable (see "Show log")`, 15000);
+      void vscode.window.setStatusBarMessage(`$(warning) ${unreachableNotice(p)} (see "Show log")`, 15000);
     }
   }
 

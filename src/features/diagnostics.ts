@@ -25,8 +25,16 @@ export interface EditorDiagnostic {
 }
 
 export interface NetworkProblem {
+  /** A registry's host, or a git remote as shown (user information hidden). */
   host: string;
   message: string;
+  /** 'git': `host` is a git remote (a registry's or OCI registry's host otherwise). */
+  kind?: 'git';
+}
+
+/** The short notice an editor shows once for a host newly found unreachable (a status bar message). */
+export function unreachableNotice(p: NetworkProblem): string {
+  return `${p.kind === 'git' ? 'Git' : 'OpenTofu Registry'}: ${p.host} unreachable`;
 }
 
 export interface DiagnosticsResult {
@@ -184,10 +192,10 @@ export function registryDiagnostics(ctx: FeatureContext, refs: DocRefs, reported
   const oci = ociDiagnostics(ctx, refs.modules, net);
   const git = gitDiagnostics(ctx, refs.modules, net);
   const unreachable: NetworkProblem[] = [];
-  for (const p of [...r.network, ...oci.network, ...git.network]) {
+  for (const p of [...r.network, ...oci.network, ...git.network] as NetworkProblem[]) {
     if (reported.has(p.host)) continue;
     reported.add(p.host);
-    ctx.log.warn(`${p.host.includes('/') ? 'git remote' : 'registry'} ${p.host} unreachable: ${p.message}`);
+    ctx.log.warn(`${p.kind === 'git' ? 'git remote' : 'registry'} ${p.host} unreachable: ${p.message}`);
     unreachable.push(p);
   }
   return { diagnostics: [...r.diagnostics, ...oci.diagnostics, ...git.diagnostics], unreachable };

@@ -54,7 +54,7 @@ export interface GitDiagnostic {
 export interface GitDiagnosticsResult {
   diagnostics: GitDiagnostic[];
   /** A remote that cannot be reached: reported once per remote (`host` is the remote as shown), not as diagnostics. */
-  network: Array<{ host: string; message: string }>;
+  network: Array<{ host: string; message: string; kind: 'git' }>;
 }
 
 /** Where the ref's value is written (else the whole source string). */
@@ -93,7 +93,7 @@ export function gitDiagnostics(ctx: FeatureContext, modules: readonly ModuleRef[
         continue;
       } else {
         const message = err instanceof Error ? err.message : String(err);
-        out.network.push({ host: remote, message: err instanceof RegistryError && NETWORK_CODES.has(err.code) ? message : `git ls-remote of ${remote}: ${message}` });
+        out.network.push({ host: remote, kind: 'git', message: err instanceof RegistryError && NETWORK_CODES.has(err.code) ? message : `git ls-remote of ${remote}: ${message}` });
       }
       continue;
     }

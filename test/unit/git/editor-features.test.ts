@@ -16,7 +16,7 @@ import { objectReader, settingsFrom } from '../../../src/features/settings';
 import type { FeatureContext } from '../../../src/features/context';
 import { collectRefs } from '../../../src/features/refs';
 import { registryCompletions } from '../../../src/features/completion';
-import { registryDiagnostics } from '../../../src/features/diagnostics';
+import { registryDiagnostics, unreachableNotice } from '../../../src/features/diagnostics';
 import { registryHover } from '../../../src/features/hover';
 import { fixLenses, quickFixesAt } from '../../../src/features/fixes';
 import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
@@ -29,11 +29,11 @@ describe('git module sources in the features layer (both adapters)', () => {
   const engines: Engine[] = [];
   let base: string;
 
-  function context(opts: { password?: string; network?: boolean } = {}): FeatureContext {
+  function context(opts: { password?: string; network?: boolean; warnings?: string[] } = {}): FeatureContext {
     const { env } = gitClientHome({ username: 'dev', password: opts.password ?? 'dev-pw' });
     const engine = new Engine({ env, cacheDir: tempDir('git-editor-cache-'), caFiles: [testPki().caCertPath], networkAllowed: () => opts.network !== false });
     engines.push(engine);
-    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    const silent = { debug() {}, info() {}, warn(m: string) { opts.warnings?.push(m); }, error() {} };
     return {
       engine, lookup: new RegistryLookup(backendOf(engine)), log: silent, cacheDir: tempDir('git-editor-fcache-'),
       networkAllowed: () => opts.network !== false, settings: () => settingsFrom(objectReader({})),
@@ -127,6 +127,17 @@ describe('git module sources in the features layer (both adapters)', () => {
     assert.ok(unpinned.every((d) => d.severity === 'information' && /e\.g\. \?ref=v1\.2\.0/.test(d.message)));
     assert.equal(r.diagnostics.length, 3);
     assert.equal(ctx.engine.gitRefContacts, 1);
+  });
+
+  test('an unreachable git remote is named as git\'s in the editor\'s one-time notice and the log, a registry as the registry\'s', async () => {
+    const warnings: string[] = [];
+    const ctx = context({ warnings });
+    // nothing listens on port 1: git and the registry client both get "connection refused"
+    const r = await diagnose(ctx, 'git::https://127.0.0.1:1/net.git?ref=v1.0.0', '127.0.0.1:1/acme/net/aws');
+    const notices = r.unreachable.map(unreachableNotice).sort();
+    assert.deepEqual(notices, ['Git: https://127.0.0.1:1/net.git unreachable', 'OpenTofu Registry: 127.0.0.1:1 unreachable']);
+    assert.ok(warnings.some((w) => w.startsWith('git remote https://127.0.0.1:1/net.git unreachable: ')), warnings.join('\n'));
+    assert.ok(warnings.some((w) => w.startsWith('registry 127.0.0.1:1 unreachable: ')), warnings.join('\n'));
   });
 
   test('refused credentials: one error per remote naming the credential helper, never the password', async () => {
