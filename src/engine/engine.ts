@@ -75,6 +75,13 @@ export interface EngineOptions {
   ociRefusedCredentialsTtlMs?: number;
   /** Entries read per directory of a filesystem mirror (default 100,000); a listing cut there carries `warnings`. */
   maxFsMirrorEntries?: number;
+  /**
+   * Called once per engine for each warning a provider version list carries (a filesystem mirror
+   * directory holding more entries than were read: the list may be incomplete), cached answers
+   * included; also logged as a warning. The CLI prints a list's `warnings` itself; the editors show
+   * them once, as they show onCliConfigProblem's.
+   */
+  onListWarning?: (message: string) => void;
   /** GIT_ALLOW_PROTOCOL of the ref lookup's `git ls-remote` (default "https:http:ssh:git"). */
   gitProtocols?: string;
 }
@@ -249,7 +256,17 @@ export class Engine {
       http: this.http, oci: this.oci, timeoutMs: this.options.timeoutMs, log: this.options.log, signal, maxFsMirrorEntries: this.options.maxFsMirrorEntries,
       direct: (q, s) => this.listOriginProviderVersions(q, { signal: s }),
     }), opts.signal);
+    for (const w of value.warnings ?? []) this.listWarning(w);
     return { ...value, cached };
+  }
+
+  /** Warnings of version lists said once per engine (onListWarning, the log): the lists are asked for on every keystroke. */
+  private readonly listWarningsSaid = new Set<string>();
+  private listWarning(message: string): void {
+    if (this.listWarningsSaid.has(message)) return;
+    this.listWarningsSaid.add(message);
+    this.log?.({ level: 'warn', message });
+    this.options.onListWarning?.(safeText(message));
   }
 
   /** Versions from the provider's origin registry only (what the mirror command copies from). */

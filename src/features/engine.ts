@@ -43,14 +43,18 @@ export function engineOptions(s: FeatureSettings, cacheDir: string, log: Feature
     // (a fixed password, a new docker login), or at once after "Clear registry cache"
     ociRefusedCredentialsTtlMs: 5 * 60_000,
     // tofu's "There are some problems with the CLI configuration" (also in the log, as a warning)
-    onCliConfigProblem: (message: string) => {
-      let shown = shownProblems.get(host);
-      if (!shown) shownProblems.set(host, shown = new Set());
-      if (shown.has(message)) return;
-      shown.add(message);
-      host.showWarning?.(message);
-    },
+    onCliConfigProblem: (message: string) => showOnce(host, message),
+    // a filesystem mirror listing cut at its bound (also in the log, as a warning)
+    onListWarning: (message: string) => showOnce(host, message),
   };
+}
+
+function showOnce(host: EngineHost, message: string): void {
+  let shown = shownProblems.get(host);
+  if (!shown) shownProblems.set(host, shown = new Set());
+  if (shown.has(message)) return;
+  shown.add(message);
+  host.showWarning?.(message);
 }
 
 export function createEngine(s: FeatureSettings, cacheDir: string, log: FeatureLog, host: EngineHost): Engine {
