@@ -22,7 +22,6 @@ import { basic, discard, drain, flatten, MAX_ERROR_BODY, readText, sleep } from 
 export { discard, drain, flatten, MAX_ERROR_BODY, pull, push } from './wire';
 import { OciRepository, repositoryName } from '../addresses/oci-reference';
 
-
 export interface OciClientOptions {
   env?: NodeJS.ProcessEnv;
   caFiles?: string[];
@@ -33,10 +32,7 @@ export interface OciClientOptions {
   timeoutMs?: number;
   /** Whole blob upload or download (default 30 min). */
   transferDeadlineMs?: number;
-  /**
-   * Slowest a blob download may be on average (default 64 KiB/s): a blob of N bytes may take the
-   * timeout plus N at this rate (never more than transferDeadlineMs), however short each pause.
-   */
+  /** Slowest average blob download (64 KiB/s): N bytes may take the timeout + N at this rate, ≤ transferDeadlineMs. */
   minBlobBytesPerSecond?: number;
   userAgent?: string;
   credentials?: OciCredentials;
