@@ -2,7 +2,7 @@
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 
 const common = {
   bundle: true,
@@ -54,7 +54,83 @@ const lazyVendor = (names) => ({
 // __tofu_registry_t0 / _t1: when the bundle started and finished evaluating (activate() reports
 // evaluation + its own time; what the host does between loading the module and calling activate(),
 // e.g. reading storage for the ExtensionContext, is not ours and is reported apart).
-await build({ ...common, minify: true, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: `var __tofu_registry_t0 = performance.now();${IMPORT_META_URL}` }, footer: { js: 'var __tofu_registry_t1 = performance.now();' }, plugins: [lazyVendor(LAZY)] });
+//
+// The job commands (src/editor/jobCommands.ts: mirrors, publish, SBOM, with the engine's job
+// folders only they use) are a bundle of their own, dist/extension-commands.js, loaded by
+// src/editor/lazyCommands.ts on a command's first use: activation neither parses nor evaluates
+// them (~90 KB). What they share with the extension's bundle must be the same module instances
+// (one Engine, one RegistryError class for instanceof), so those imports are not bundled twice:
+// the extension's bundle exports the namespaces of the modules the commands import from it
+// (`__shared`, by source path) and the commands' bundle reads them from there. Which modules
+// those are is found from the two bundles' metafiles (an import of a module the extension's
+// bundle has, from a module it has not).
+const EXTENSION = 'src/extension.ts';
+const JOBS = 'src/editor/jobCommands.ts';
+const extensionBuild = { ...common, minify: true, outfile: 'dist/extension.js', external: ['vscode'], banner: { js: `var __tofu_registry_t0 = performance.now();${IMPORT_META_URL}` }, footer: { js: 'var __tofu_registry_t1 = performance.now();' } };
+/** The extension's import('./jobCommands') becomes a require of the commands' bundle beside it. */
+const jobsApart = {
+  name: 'jobs-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/jobCommands$/ }, (a) => (/[\\/]src[\\/]editor[\\/]lazyCommands\.ts$/.test(a.importer) ? { path: './extension-commands.js', external: true } : undefined));
+  },
+};
+const inputsOf = (meta) => Object.keys(meta.inputs).filter((f) => !f.includes(':'));
+const mainInputs = new Set(inputsOf((await build({ ...extensionBuild, entryPoints: [EXTENSION], write: false, metafile: true, plugins: [jobsApart, lazyVendor(LAZY)] })).metafile));
+const jobsMeta = (await build({ ...common, entryPoints: [JOBS], outfile: 'dist/extension-commands.js', external: ['vscode'], write: false, metafile: true, plugins: [lazyVendor(LAZY)] })).metafile;
+const shared = new Set();
+for (const [file, input] of Object.entries(jobsMeta.inputs)) {
+  if (mainInputs.has(file)) continue;
+  for (const i of input.imports) if (mainInputs.has(i.path)) shared.add(i.path);
+}
+/** An import of the commands' code from `shared`, resolved to its source path (else undefined). */
+const sharedPath = async (b, a) => {
+  if (a.pluginData?.inner || a.kind === 'entry-point' || a.path === 'vscode' || LAZY.includes(a.path) || a.path.startsWith('node:')) return undefined;
+  const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: { inner: true } });
+  if (r.errors.length || r.external) return undefined;
+  const rel = relative(process.cwd(), r.path).split(sep).join('/');
+  return shared.has(rel) ? rel : undefined;
+};
+// Only the names the commands use are exported (a whole namespace would keep all of a module in
+// the extension's bundle): an ESM build of the commands with those modules external lists them.
+const probe = await build({ ...common, minify: false, sourcemap: false, format: 'esm', entryPoints: [JOBS], outfile: 'dist/extension-commands.mjs', write: false, external: ['vscode'],
+  plugins: [{ name: 'probe', setup(b) { b.onResolve({ filter: /.*/ }, async (a) => { const rel = await sharedPath(b, a); return rel && { path: rel, external: true }; }); } }, lazyVendor(LAZY)] });
+const used = new Map();
+for (const m of probe.outputFiles[0].text.matchAll(/^import\s+(.*?)\s+from\s+"([^"]+)";$/gms)) {
+  if (!shared.has(m[2])) continue;
+  const names = used.get(m[2]) ?? new Set();
+  for (const part of m[1].split(/,(?![^{]*})/)) {
+    const p = part.trim();
+    if (p.startsWith('* as')) names.add('*');
+    else if (p.startsWith('{')) for (const n of p.slice(1, -1).split(',').map((x) => x.trim().split(/\s+as\s+/)[0]).filter(Boolean)) names.add(n);
+    else if (p) names.add('default');
+  }
+  used.set(m[2], names);
+}
+const sharedList = [...shared].sort();
+const sharedEntry = [`export * from ${JSON.stringify(`./${EXTENSION}`)};`];
+const sharedObjects = sharedList.map((f, i) => {
+  const spec = JSON.stringify(f.startsWith('.') ? f : `./${f}`);
+  const names = [...(used.get(f) ?? [])];
+  sharedEntry.push(`import * as s${i} from ${spec};`);
+  if (!names.length || names.includes('*')) return `${JSON.stringify(f)}: s${i}`;
+  // getters: live bindings, as an import would have; reading s.NAME (not the namespace itself)
+  // lets esbuild drop the rest of the module (a type re-exported by name reads undefined: unused)
+  return `${JSON.stringify(f)}: { ${names.map((n) => `get ${n}() { return s${i}.${n}; }`).join(', ')} }`;
+});
+sharedEntry.push(`export const __shared = { ${sharedObjects.join(', ')} };`);
+await build({ ...extensionBuild, stdin: { contents: sharedEntry.join('\n'), resolveDir: process.cwd(), sourcefile: 'extension-entry.ts', loader: 'ts' }, logOverride: { 'import-is-undefined': 'silent' }, plugins: [jobsApart, lazyVendor(LAZY)] });
+/** In the commands' bundle, a module the extension's bundle has is read from its `__shared`. */
+const fromExtension = {
+  name: 'from-extension',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (a) => {
+      const rel = await sharedPath(b, a);
+      return rel && { path: rel, namespace: 'from-extension' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'from-extension' }, (a) => ({ contents: `module.exports = require(__dirname + '/extension.js').__shared[${JSON.stringify(a.path)}];`, loader: 'js' }));
+  },
+};
+await build({ ...common, minify: true, entryPoints: [JOBS], outfile: 'dist/extension-commands.js', external: ['vscode'], banner: { js: IMPORT_META_URL }, plugins: [fromExtension, lazyVendor(LAZY)] });
 // The CLI: dist/cli.js is the dispatcher (usage, flags, exit codes); each command group is a
 // bundle of its own, dist/cli-<group>.js, required when that command runs (src/cli.ts), so a
 // command compiles and evaluates only its own code — `inspect` none of the network engine. The
@@ -75,6 +151,6 @@ await build({ ...common, minify: true, entryPoints: Object.fromEntries(CLI_GROUP
 // bundles start it as dist/hash-worker.js (beside them); it loads yauzl from dist/vendor as they do.
 // The vsix (.vscodeignore) and the npm package (.npmignore) ship it.
 await build({ ...common, minify: true, entryPoints: ['src/engine/providerpkg/hash-worker.ts'], outfile: 'dist/hash-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(['yauzl'])] });
-for (const f of ['dist/extension.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', ...CLI_GROUPS.map((g) => `dist/cli-${g}.js`), 'dist/hash-worker.js']) {
+for (const f of ['dist/extension.js', 'dist/extension-commands.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', ...CLI_GROUPS.map((g) => `dist/cli-${g}.js`), 'dist/hash-worker.js']) {
   console.log(`${f} ${(statSync(f).size / 1024).toFixed(0)} KiB`);
 }

@@ -12,11 +12,7 @@ import { registerHover } from './editor/hover';
 import { registerFallbackLanguage } from './editor/language';
 import { RegistryLookup } from './features/lookup';
 import { redactingLog } from './features/redactedLog';
-import { registerMirrorCommand } from './editor/mirrorCommand';
-import { registerModuleMirrorCommand } from './editor/modMirrorCommand';
-import { registerOciMirrorCommand } from './editor/ociMirrorCommand';
-import { registerPublishModuleCommand } from './editor/publishModuleCommand';
-import { registerSbomCommand } from './editor/sbomCommand';
+import { registerJobCommands } from './editor/lazyCommands';
 import { registerLockFeatures } from './editor/lockFeatures';
 import { Services } from './editor/services';
 import { affectsEngine, readSettings } from './editor/settings';
@@ -66,9 +62,8 @@ export function activate(context: vscode.ExtensionContext): TofuRegistryApi {
   } catch (err) {
     log.error(`registering the dependencies view failed: ${err instanceof Error ? err.stack : String(err)}`);
   }
-  for (const [name, register] of [['type features', registerTypeFeatures], ['mirror command', registerMirrorCommand],
-    ['module mirror command', registerModuleMirrorCommand], ['OCI mirror command', registerOciMirrorCommand],
-    ['publish module command', registerPublishModuleCommand], ['SBOM command', registerSbomCommand], ['lock files', registerLockFeatures]] as const) {
+  // the job commands (mirrors, publish, SBOM): registered now, their code loaded on first use
+  for (const [name, register] of [['type features', registerTypeFeatures], ['job commands', registerJobCommands], ['lock files', registerLockFeatures]] as const) {
     try {
       register(context, services);
     } catch (err) {

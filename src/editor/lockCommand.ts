@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { scanWorkspaceDirs } from './settings';
 import type { EditorServices } from './services';
 import { LOCK_FILE_NAME, LockProgressEvent, LockReport, lockProviders } from '../engine/lock';
-import { platformsSetting } from '../engine/mirror';
+import { platformsSetting } from '../engine/providerpkg/platform';
 
 export const LOCK_COMMAND = 'tofuRegistry.lockProviders';
 

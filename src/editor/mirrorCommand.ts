@@ -23,10 +23,10 @@ export interface MirrorCommandArgs {
   show?: boolean;
 }
 
-export function registerMirrorCommand(context: vscode.ExtensionContext, services: EditorServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.mirrorProviders',
-    // From the explorer: (clicked folder, every selected resource); from the palette: nothing.
-    (arg?: unknown, selection?: unknown) => runMirrorCommand(context, services, commandArgs<MirrorCommandArgs>(arg, selection))));
+/** tofuRegistry.mirrorProviders's handler (registered by lazyCommands.ts, loaded on first use). */
+export function mirrorCommand(context: vscode.ExtensionContext, services: EditorServices) {
+  // From the explorer: (clicked folder, every selected resource); from the palette: nothing.
+  return (arg?: unknown, selection?: unknown) => runMirrorCommand(context, services, commandArgs<MirrorCommandArgs>(arg, selection));
 }
 
 /**

@@ -25,9 +25,9 @@ export interface ModuleMirrorCommandArgs {
   show?: boolean;
 }
 
-export function registerModuleMirrorCommand(context: vscode.ExtensionContext, services: EditorServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.mirrorModules',
-    (arg?: unknown, selection?: unknown) => runModuleMirrorCommand(context, services, commandArgs<ModuleMirrorCommandArgs>(arg, selection))));
+/** tofuRegistry.mirrorModules's handler (registered by lazyCommands.ts, loaded on first use). */
+export function moduleMirrorCommand(context: vscode.ExtensionContext, services: EditorServices) {
+  return (arg?: unknown, selection?: unknown) => runModuleMirrorCommand(context, services, commandArgs<ModuleMirrorCommandArgs>(arg, selection));
 }
 
 async function runModuleMirrorCommand(context: vscode.ExtensionContext, services: EditorServices, args: ModuleMirrorCommandArgs):

@@ -26,9 +26,9 @@ export interface OciMirrorCommandArgs {
   show?: boolean;
 }
 
-export function registerOciMirrorCommand(context: vscode.ExtensionContext, services: EditorServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.mirrorProvidersToOci',
-    (arg?: unknown, selection?: unknown) => runOciMirrorCommand(services, commandArgs<OciMirrorCommandArgs>(arg, selection))));
+/** tofuRegistry.mirrorProvidersToOci's handler (registered by lazyCommands.ts, loaded on first use). */
+export function ociMirrorCommand(_context: vscode.ExtensionContext, services: EditorServices) {
+  return (arg?: unknown, selection?: unknown) => runOciMirrorCommand(services, commandArgs<OciMirrorCommandArgs>(arg, selection));
 }
 
 async function askTemplate(): Promise<string | undefined> {

@@ -21,9 +21,9 @@ interface PublishCommandArgs {
   force?: boolean;
 }
 
-export function registerPublishModuleCommand(context: vscode.ExtensionContext, services: EditorServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.publishModule',
-    (arg?: unknown) => runPublish(context, services, arg instanceof vscode.Uri ? { dir: arg.fsPath } : (arg && typeof arg === 'object' ? arg as PublishCommandArgs : {}))));
+/** tofuRegistry.publishModule's handler (registered by lazyCommands.ts, loaded on first use). */
+export function publishModuleCommand(context: vscode.ExtensionContext, services: EditorServices) {
+  return (arg?: unknown) => runPublish(context, services, arg instanceof vscode.Uri ? { dir: arg.fsPath } : (arg && typeof arg === 'object' ? arg as PublishCommandArgs : {}));
 }
 
 async function chooseDir(): Promise<string | undefined> {

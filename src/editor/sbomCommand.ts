@@ -21,9 +21,9 @@ interface SbomCommandArgs {
   offline?: boolean;
 }
 
-export function registerSbomCommand(context: vscode.ExtensionContext, services: EditorServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('tofuRegistry.exportSbom',
-    (arg?: unknown) => runExport(services, arg instanceof vscode.Uri ? { dirs: [arg.fsPath] } : (arg && typeof arg === 'object' ? arg as SbomCommandArgs : {}))));
+/** tofuRegistry.exportSbom's handler (registered by lazyCommands.ts, loaded on first use). */
+export function sbomCommand(_context: vscode.ExtensionContext, services: EditorServices) {
+  return (arg?: unknown) => runExport(services, arg instanceof vscode.Uri ? { dirs: [arg.fsPath] } : (arg && typeof arg === 'object' ? arg as SbomCommandArgs : {}));
 }
 
 async function runExport(services: EditorServices, args: SbomCommandArgs): Promise<SbomExportResult | undefined> {

@@ -1,7 +1,7 @@
 // The settings every adapter reads (the extension's `tofuRegistry.*`, the language server's
 // initializationOptions / workspace/configuration section `tofuRegistry`), as plain data: the same
 // names, defaults and bounds for both. Each adapter only says how to read one key.
-import { platformsSetting } from '../engine/mirror';
+import { platformsSetting } from '../engine/providerpkg/platform';
 import { noProxyList } from './proxy';
 
 export const SECTION = 'tofuRegistry';

@@ -63,3 +63,39 @@ test('the extension bundle carries none of the language server, the CLI bundle a
   }
   assert.ok(statSync(ext).size < statSync(lsp).size);
 });
+
+test('the job commands (mirrors, publish, SBOM) are a bundle of their own, read on first use; what they share with the extension\'s bundle comes from it', async (t) => {
+  const ext = path.join(ROOT, 'dist', 'extension.js');
+  const jobs = path.join(ROOT, 'dist', 'extension-commands.js');
+  if (!existsSync(ext)) return t.skip('dist/ not built (npm run build)');
+  // activation neither parses nor evaluates the SBOM writer (CycloneDX's and SPDX's field names)
+  for (const marker of ['bomFormat', 'spdxVersion']) {
+    assert.ok(!readFileSync(ext, 'utf8').includes(marker), `dist/extension.js has no "${marker}"`);
+    assert.ok(readFileSync(jobs, 'utf8').includes(marker), `dist/extension-commands.js has "${marker}"`);
+  }
+  // the commands' bundle against the extension's, in a process of their own with a vscode stand-in
+  // (bench/activate-child.ts): each module it reads from the extension's bundle is there, and the
+  // handlers of exactly the commands the extension registers for it come out
+  const { spawnSync } = await import('node:child_process');
+  const script = `
+    const { loadAndActivate } = require(${JSON.stringify(path.join(ROOT, 'out', 'bench', 'activate-child.js'))});
+    loadAndActivate(${JSON.stringify(ext)});
+    const Module = require('node:module');
+    const load = Module._load;
+    Module._load = function (req, ...rest) { return req === 'vscode' ? {} : load.call(this, req, ...rest); };
+    const shared = require(${JSON.stringify(ext)}).__shared;
+    const wanted = [...require('node:fs').readFileSync(${JSON.stringify(jobs)}, 'utf8').matchAll(/__shared\\["([^"]+)"\\]/g)].map((m) => m[1]);
+    const missing = wanted.filter((k) => !shared[k] || typeof shared[k] !== 'object');
+    const { HANDLERS } = require(${JSON.stringify(jobs)});
+    process.stdout.write(JSON.stringify({ wanted: wanted.length, missing, handlers: Object.keys(HANDLERS), kinds: Object.values(HANDLERS).map((h) => typeof h) }));`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { wanted: number; missing: string[]; handlers: string[]; kinds: string[] };
+  assert.ok(out.wanted > 10, 'the commands read the engine from the extension\'s bundle');
+  assert.deepEqual(out.missing, []);
+  // (src/editor/lazyCommands.ts's JOB_COMMANDS; it imports vscode, so it is read as text)
+  const ids = [...readFileSync(path.join(ROOT, 'src', 'editor', 'lazyCommands.ts'), 'utf8').matchAll(/'(tofuRegistry\.\w+)'/g)].map((m) => m[1]);
+  assert.equal(ids.length, 5);
+  assert.deepEqual(out.handlers.sort(), ids.sort());
+  assert.ok(out.kinds.every((k) => k === 'function'));
+});
