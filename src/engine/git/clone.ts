@@ -81,14 +81,14 @@ function checked(s: GitSource, src: string): GitSource {
  */
 export async function gitClone(src: string, dest: string, opts: GitCloneOptions): Promise<string | undefined> {
   const s = parseGitSource(src);
-  const config = ['-c', 'core.symlinks=false', '-c', 'core.askPass='];
-  // The user's credential helpers (or none) and the URL's own user information, through the
+  // The user's credential helpers (or none), and the URL's own user information through the
   // environment: never on a command line.
   const base = gitEnvBase(opts);
   let remote;
   try { remote = gitRemoteArgs(s.url, base, !!opts.userCredentials); } catch (err) {
     throw err instanceof InvalidUserInfo ? new ModuleFetchError(err.message) : err;
   }
+  const config = ['-c', 'core.symlinks=false', '-c', 'core.askPass=', ...remote.config];
   const env: NodeJS.ProcessEnv = { ...remote.env };
   if (opts.caCertificates?.length) {
     // GIT_SSL_CAINFO wins over any http.sslCAInfo and replaces git's roots, so the bundle holds

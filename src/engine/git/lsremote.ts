@@ -66,9 +66,8 @@ export async function lsRemote(remote: string, opts: LsRemoteOptions): Promise<s
     try { args = gitRemoteArgs(remote, base, true); } catch (err) {
       throw err instanceof InvalidUserInfo ? new RegistryError('invalid-address', err.message, { host, url: shown }) : err;
     }
-    const { argvRemote } = args;
     Object.assign(extra, args.env);
-    return await run([...LS_REMOTE_ARGS, argvRemote, ...PATTERNS], childEnv('git-with-helpers', base, extra), opts, shown, host, remote);
+    return await run([...args.config, ...LS_REMOTE_ARGS, args.argvRemote, ...PATTERNS], childEnv('git-with-helpers', base, extra), opts, shown, host, remote);
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }

@@ -2,12 +2,13 @@
 // `https://user:password@host/…`) kept off every command line git and its helpers run with, which
 // every user of the machine can read (ps, /proc/PID/cmdline). A `url.<with>.insteadOf <without>`
 // rewrite is not enough: git passes the rewritten URL on to `git remote-https` as an argument. So
-// git is given the URL without it, and gets it back through its configuration in the environment
-// (GIT_CONFIG_COUNT, after any the user set; a process's environment is readable only by its own
-// user): the user name as `credential.<origin>.username`, the password from a credential helper
-// that reads it from a variable (its command line holds only the variable's name). With a
-// password the user's own helpers are switched off for that run, as git skips them when the URL
-// has both: the URL's credentials win, and they are never handed to a helper to store.
+// git is given the URL without it and gets the credentials back through its environment (readable
+// only by the same user): the user name as `credential.<origin>.username` (GIT_CONFIG_COUNT, after
+// any the user set), the password from a credential helper that reads it from a variable — the
+// helper's command (`-c credential.helper=…`, last on the command line so nothing the user's
+// environment sets comes after it) holds only the variables' names. With a password the user's
+// own helpers are switched off for that run, as git skips them when the URL has both: the URL's
+// credentials win, and they are never handed to a helper to store.
 import { shownUrl } from '../net/http-errors';
 
 /** Where the credential helper finds the URL's password (set in git's environment only). */
@@ -19,38 +20,29 @@ const HELPER = `!f() { test "$1" = get || exit 0; printf 'username=%s\\npassword
 export interface GitRemoteArgs {
   /** The remote as git's command line gets it: without user information. */
   argvRemote: string;
-  /** Environment for git: configuration entries (GIT_CONFIG_COUNT/KEY/VALUE) and the helper's variables. */
+  /** `-c` options for git's command line, before the subcommand: credential helpers (no secret in them). */
+  config: string[];
+  /** Environment for git: the user name's configuration entry (GIT_CONFIG_COUNT/KEY/VALUE) and the helper's variables. */
   env: NodeJS.ProcessEnv;
 }
 
 /**
  * `remote` split into what goes on git's command line and what goes into its environment.
- * `userHelpers`: whether git may run the user's credential helpers (otherwise they are switched
- * off here, in the environment: a `-c credential.helper=` argument would come after these entries
- * and switch the URL's helper off too). `env` is the environment git starts from (its
- * GIT_CONFIG_COUNT is continued, not replaced).
+ * `userHelpers`: whether git may run the user's credential helpers (otherwise `config` switches
+ * them off). `env` is the environment git starts from (its GIT_CONFIG_COUNT is continued).
  */
 export function gitRemoteArgs(remote: string, env: NodeJS.ProcessEnv, userHelpers: boolean): GitRemoteArgs {
-  const config: Array<[string, string]> = userHelpers ? [] : [['credential.helper', '']];
-  let argvRemote = remote;
-  const extra: NodeJS.ProcessEnv = {};
   const info = userInfo(remote);
-  if (info) {
-    argvRemote = info.clean;
-    if (info.password === undefined) config.push([`credential.${info.origin}.username`, info.username]);
-    else {
-      if (userHelpers) config.push(['credential.helper', '']);
-      config.push(['credential.helper', HELPER]);
-      extra[USER_VAR] = info.username;
-      extra[PASSWORD_VAR] = info.password;
-    }
+  const config = !userHelpers || info?.password !== undefined ? ['-c', 'credential.helper='] : [];
+  if (!info) return { argvRemote: remote, config, env: {} };
+  if (info.password !== undefined) {
+    return { argvRemote: info.clean, config: [...config, '-c', `credential.helper=${HELPER}`], env: { [USER_VAR]: info.username, [PASSWORD_VAR]: info.password } };
   }
   const n = Number(env.GIT_CONFIG_COUNT) > 0 ? Number(env.GIT_CONFIG_COUNT) : 0;
-  if (config.length) {
-    extra.GIT_CONFIG_COUNT = String(n + config.length);
-    config.forEach(([k, v], i) => { extra[`GIT_CONFIG_KEY_${n + i}`] = k; extra[`GIT_CONFIG_VALUE_${n + i}`] = v; });
-  }
-  return { argvRemote, env: extra };
+  return {
+    argvRemote: info.clean, config,
+    env: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `credential.${info.origin}.username`, [`GIT_CONFIG_VALUE_${n}`]: info.username },
+  };
 }
 
 /** A remote whose user information git could not be given safely (the callers turn it into their own error kind). */

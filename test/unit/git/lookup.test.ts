@@ -283,3 +283,20 @@ test('git\'s default roots are read from the engine\'s environment (SSL_CERT_FIL
   await gitClone(`${remote}?ref=v1.0.0`, dest, { timeoutMs: 30_000, diskCap: 10_000_000, protocols: 'https', caCertificates: [rootCertificates[0]], scratchDir: dirname(dest), env });
   assert.equal(readFileSync(join(dest, 'main.tf'), 'utf8').split('\n')[0], '# v1.0.0');
 });
+
+test('a clone of a location a registry answered runs none of the user\'s credential helpers, not even one the environment names (GIT_CONFIG_PARAMETERS): none is asked, none is handed the URL\'s password to store', { timeout: 60_000 }, async () => {
+  const { gitClone } = await import('../../../src/engine/git/clone');
+  const { mkdirSync } = await import('node:fs');
+  const home = gitClientHome();
+  const helperLog = join(home.home, 'env-helper.log');
+  const helper = join(home.home, 'env-helper.sh');
+  writeFileSync(helper, `#!/bin/sh\necho "$1" >> '${helperLog}'\ncat >> '${helperLog}'\n`);
+  chmodSync(helper, 0o755);
+  const env: NodeJS.ProcessEnv = { ...home.env, GIT_CONFIG_PARAMETERS: `'credential.helper'='${helper}'` };
+  const dest = join(tempDir('git-registry-clone-'), 'pkg');
+  mkdirSync(dest);
+  await gitClone(`https://${USER}:${PASSWORD}@127.0.0.1:${srv.server.port}/modules.git?ref=v1.0.0`, dest,
+    { timeoutMs: 30_000, diskCap: 10_000_000, protocols: 'https', caCertificates: [readFileSync(testPki().caCertPath, 'utf8')], scratchDir: dirname(dest), env });
+  assert.equal(readFileSync(join(dest, 'main.tf'), 'utf8').split('\n')[0], '# v1.0.0');
+  assert.ok(!existsSync(helperLog), existsSync(helperLog) ? readFileSync(helperLog, 'utf8') : '');
+});
