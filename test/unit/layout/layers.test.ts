@@ -98,4 +98,6 @@ test('the job commands (mirrors, publish, SBOM) are a bundle of their own, read 
   assert.equal(ids.length, 5);
   assert.deepEqual(out.handlers.sort(), ids.sort());
   assert.ok(out.kinds.every((k) => k === 'function'));
+  // and the .vsix ships it beside the extension's bundle
+  assert.match(readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8'), /^!dist\/extension-commands\.js$/m);
 });
