@@ -126,6 +126,8 @@ export function reportBundle(report: BenchReporter, root: string): void {
       const total = vendor.reduce((n, [, b]) => n + b, 0);
       report.note(`loaded on first use, not at activation: dist/vendor/ ${vendor.map(([f, b]) => `${f} ${(b / 1e3).toFixed(0)} kB`).join(', ')} — ${((size + total) / 1e6).toFixed(2)} MB with the bundle`);
     }
+    const jobs = join(root, 'dist', 'extension-commands.js');
+    if (existsSync(jobs)) report.note(`the job commands (mirrors, publish, SBOM), read on a command's first use: dist/extension-commands.js ${(statSync(jobs).size / 1e3).toFixed(0)} kB`);
     // A fresh process each (bench/activate-child.ts), the best of 3 ready times (machine.ts),
     // against Node's own start-up in fresh processes (node -e 0, without this environment's
     // NODE_EXTRA_CA_CERTS), the best of 3 ready times too.
