@@ -60,6 +60,11 @@ export class RegistryLookup {
     this.generation++;
   }
 
+  /** Lookups still on their way (a caller can tell "nothing more is coming" from "slow"). */
+  get pendingCount(): number {
+    return this.flights.size;
+  }
+
   onDidSettle(fn: () => void): { dispose(): void } {
     this.listeners.add(fn);
     return { dispose: () => this.listeners.delete(fn) };

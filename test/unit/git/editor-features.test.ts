@@ -51,7 +51,8 @@ describe('git module sources in the features layer (both adapters)', () => {
     let last = Date.now();
     const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, d.refs, new Set()); });
     try {
-      for (const t0 = Date.now(); Date.now() - last < 300 && Date.now() - t0 < 20_000;) await new Promise((res) => setTimeout(res, 25));
+      // Settled: nothing on its way and nothing new for 300 ms (a slow ls-remote on a busy machine is not "no answer").
+      for (const t0 = Date.now(); (ctx.lookup.pendingCount > 0 || Date.now() - last < 300) && Date.now() - t0 < 20_000;) await new Promise((res) => setTimeout(res, 25));
     } finally { sub.dispose(); }
     return { ...d, ...r };
   }

@@ -61,7 +61,7 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     let last = Date.now();
     const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, d.refs, new Set()); });
     try {
-      for (const t0 = Date.now(); Date.now() - last < 300 && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
+      for (const t0 = Date.now(); (ctx.lookup.pendingCount > 0 || Date.now() - last < 300) && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
     } finally { sub.dispose(); }
     return { ...d, ...r };
   }
@@ -200,7 +200,7 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     let last = Date.now();
     const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, refs, new Set()); });
     try {
-      for (const t0 = Date.now(); Date.now() - last < 300 && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
+      for (const t0 = Date.now(); (ctx.lookup.pendingCount > 0 || Date.now() - last < 300) && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
     } finally { sub.dispose(); }
     assert.deepEqual(r.diagnostics.map((x) => x.code), ['auth'], JSON.stringify(r.diagnostics));
     assert.match(r.diagnostics[0].message, new RegExp(`${reg.host.replace(/\./g, '\\.')} rejected the credentials from oci_credentials`));
