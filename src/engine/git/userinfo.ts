@@ -8,7 +8,8 @@
 // helper's command (`-c credential.helper=…`, last on the command line so nothing the user's
 // environment sets comes after it) holds only the variables' names. With a password the user's
 // own helpers are switched off for that run, as git skips them when the URL has both: the URL's
-// credentials win, and they are never handed to a helper to store.
+// credentials win, and they are never handed to a helper to store. The helper is scoped to the
+// URL's origin, so a redirect to another host never gets the password.
 import { shownUrl } from '../net/http-errors';
 
 /** Where the credential helper finds the URL's password (set in git's environment only). */
@@ -36,7 +37,7 @@ export function gitRemoteArgs(remote: string, env: NodeJS.ProcessEnv, userHelper
   const config = !userHelpers || info?.password !== undefined ? ['-c', 'credential.helper='] : [];
   if (!info) return { argvRemote: remote, config, env: {} };
   if (info.password !== undefined) {
-    return { argvRemote: info.clean, config: [...config, '-c', `credential.helper=${HELPER}`], env: { [USER_VAR]: info.username, [PASSWORD_VAR]: info.password } };
+    return { argvRemote: info.clean, config: [...config, '-c', `credential.${info.origin}.helper=${HELPER}`], env: { [USER_VAR]: info.username, [PASSWORD_VAR]: info.password } };
   }
   const n = Number(env.GIT_CONFIG_COUNT) > 0 ? Number(env.GIT_CONFIG_COUNT) : 0;
   return {

@@ -12,6 +12,7 @@ import { Engine } from '../../../src/engine/engine';
 import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/git';
 import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
 import { tempDir } from '../../support/temp';
+import { TestHttpsServer } from '../../support/https-server';
 import { testPki } from '../../support/tls';
 
 const USER = 'deploy';
@@ -299,4 +300,31 @@ test('a clone of a location a registry answered runs none of the user\'s credent
     { timeoutMs: 30_000, diskCap: 10_000_000, protocols: 'https', caCertificates: [readFileSync(testPki().caCertPath, 'utf8')], scratchDir: dirname(dest), env });
   assert.equal(readFileSync(join(dest, 'main.tf'), 'utf8').split('\n')[0], '# v1.0.0');
   assert.ok(!existsSync(helperLog), existsSync(helperLog) ? readFileSync(helperLog, 'utf8') : '');
+});
+
+test('a URL\'s password goes to its own host only: a redirect to another host never gets it (the helper is scoped to the origin)', { timeout: 60_000 }, async () => {
+  const home = gitClientHome();
+  const seen: string[] = [];
+  const other = await new TestHttpsServer().start();
+  other.route('/', (req, res) => {
+    seen.push(String(req.headers.authorization ?? ''));
+    res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="elsewhere"', 'Content-Length': '0' });
+    res.end();
+  });
+  const redirector = await new TestHttpsServer().start();
+  redirector.route('/', (_req, res, url) => {
+    res.writeHead(302, { Location: `${other.origin}${url.pathname}${url.search}`, 'Content-Length': '0' });
+    res.end();
+  });
+  const e = engine(home.env);
+  try {
+    await assert.rejects(e.listGitRefs(`https://${USER}:${PASSWORD}@127.0.0.1:${redirector.port}/modules.git`));
+    assert.ok(seen.length > 0, 'git followed the redirect');
+    const basic = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+    assert.ok(!seen.some((a) => a.includes(basic)), `the other host got the URL's credentials: ${seen.join(', ')}`);
+  } finally {
+    await e.dispose();
+    await other.stop();
+    await redirector.stop();
+  }
 });
