@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { shownUrl } from '../net/http-errors';
+import { prestartHashing } from './hash';
 
 export interface DownloadResponse {
   url: string;
@@ -32,10 +33,28 @@ export class DownloadTooLargeError extends Error {}
 /** The body ended before the announced Content-Length. */
 export class DownloadTruncatedError extends Error {}
 
+/** Runs `fn` when a slot is free (a limiter: fstree's Limiter, which this folder cannot import). */
+export type TransferSlot = <R>(fn: () => Promise<R>) => Promise<R>;
+
+/**
+ * An answer that waited longer than this for its transfer slot is dropped and asked for again in
+ * the slot: a server may close a connection it could not send on for a while (send and idle
+ * timeouts of 20–60 s are common), and the waiting answer holds a connection and its buffers.
+ */
+export const REASK_AFTER_MS = 5_000;
+
 export async function downloadToFile(http: ArchiveDownloader, url: string, dest: string, opts: {
   maxBytes: number;
   signal?: AbortSignal;
   onBytes?: (received: number, total?: number) => void;
+  /**
+   * The slot the body's transfer takes. The request is sent before it, so the answer's latency
+   * passes while other transfers hold the slots: without it, every slot sat idle for one round
+   * trip between two archives. Absent: request and transfer run at once.
+   */
+  transfer?: TransferSlot;
+  /** How long an answer may wait for `transfer` before it is asked for again (default REASK_AFTER_MS). */
+  reaskAfterMs?: number;
 }): Promise<StreamedFile> {
   const hash = createHash('sha256');
   const shown = shownUrl(url);
@@ -46,45 +65,69 @@ export async function downloadToFile(http: ArchiveDownloader, url: string, dest:
   const file = await fs.open(dest, 'wx');
   try {
     try {
-      const res = await http.download(url, { maxBytes: opts.maxBytes, signal: opts.signal });
-      const lenHeader = res.headers['content-length'];
-      total = typeof lenHeader === 'string' && /^\d+$/.test(lenHeader) ? Number(lenHeader) : undefined;
-      if (total !== undefined && total > opts.maxBytes) {
-        res.body.destroy();
-        throw new DownloadTooLargeError(`${shown} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
-      }
-      let lastReport = 0;
-      // The body's chunks (TLS records, ~16 KiB) are hashed as they arrive and written in batches
-      // of 256 KiB with one writev each: no stream stage, thread-pool round trip or syscall per chunk.
-      let batch: Buffer[] = [];
-      let batched = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > opts.maxBytes) throw new DownloadTooLargeError(`${shown} is over the ${opts.maxBytes}-byte limit`);
-        hash.update(chunk);
-        batch.push(chunk);
-        batched += chunk.length;
-        if (batched >= WRITE_BATCH) {
-          await writeAll(file, batch);
-          batch = [];
-          batched = 0;
+      const ask = async () => {
+        const res = await http.download(url, { maxBytes: opts.maxBytes, signal: opts.signal });
+        const lenHeader = res.headers['content-length'];
+        total = typeof lenHeader === 'string' && /^\d+$/.test(lenHeader) ? Number(lenHeader) : undefined;
+        if (total !== undefined && total > opts.maxBytes) {
+          res.body.destroy();
+          throw new DownloadTooLargeError(`${shown} is ${total} bytes, over the ${opts.maxBytes}-byte limit`);
         }
-        if (opts.onBytes && (size - lastReport > 256 * 1024)) { lastReport = size; opts.onBytes(size, total); }
+        return res;
+      };
+      let res = await ask();
+      if (opts.transfer) {
+        // The body waits unread (paused: TCP holds the server back) until a transfer slot is free;
+        // an error meanwhile is kept for the read below instead of going unheard.
+        const asked = performance.now();
+        let early: unknown;
+        const keep = (err: unknown) => { early ??= err; };
+        res.body.on('error', keep);
+        return await opts.transfer(async () => {
+          if (early === undefined && performance.now() - asked <= (opts.reaskAfterMs ?? REASK_AFTER_MS)) return drain(res);
+          res.body.off('error', keep);
+          res.body.destroy();
+          res = await ask();
+          return drain(res);
+        });
       }
-      await writeAll(file, batch);
+      return await drain(res);
     } finally {
       await file.close();
     }
-    opts.signal?.throwIfAborted();
-    opts.onBytes?.(size, total);
-    if (total !== undefined && size !== total) throw new DownloadTruncatedError(`${shown} sent ${size} bytes, but announced ${total}`);
-    return { sha256: hash.digest('hex'), size };
   } catch (err) {
     await fs.rm(dest, { force: true });
     if (!(err instanceof DownloadTruncatedError) && !opts.signal?.aborted && total !== undefined && size < total) {
       throw new DownloadTruncatedError(`${shown} ended after ${size} of ${total} bytes: ${withoutUrl((err as Error).message, [url, shown])}`);
     }
     throw err;
+  }
+
+  async function drain(res: DownloadResponse): Promise<StreamedFile> {
+    if (total !== undefined) prestartHashing(total); // its h1: follows on a worker
+    let lastReport = 0;
+    // The body's chunks (TLS records, ~16 KiB) are hashed as they arrive and written in batches
+    // of 256 KiB with one writev each: no stream stage, thread-pool round trip or syscall per chunk.
+    let batch: Buffer[] = [];
+    let batched = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > opts.maxBytes) throw new DownloadTooLargeError(`${shown} is over the ${opts.maxBytes}-byte limit`);
+      hash.update(chunk);
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH) {
+        await writeAll(file, batch);
+        batch = [];
+        batched = 0;
+      }
+      if (opts.onBytes && (size - lastReport > 256 * 1024)) { lastReport = size; opts.onBytes(size, total); }
+    }
+    await writeAll(file, batch);
+    opts.signal?.throwIfAborted();
+    opts.onBytes?.(size, total);
+    if (total !== undefined && size !== total) throw new DownloadTruncatedError(`${shown} sent ${size} bytes, but announced ${total}`);
+    return { sha256: hash.digest('hex'), size };
   }
 }
 

@@ -47,6 +47,16 @@ export function hashingStats(): HashPoolStats {
   return pool?.stats() ?? { workers: 0, completed: 0, unavailable: false };
 }
 
+/**
+ * Starts the hash workers now when a file of `bytes` will be hashed on them: called when a large
+ * download's answer arrives, so the workers have loaded by the time its bytes are on disk.
+ */
+export function prestartHashing(bytes: number): void {
+  if (bytes < (settings.minWorkerBytes ?? 1 << 20)) return;
+  pool ??= new HashPool({ size: settings.size ?? envWorkers(), workerFile: settings.workerFile });
+  pool.warm();
+}
+
 /** Runs `task` on a worker when the file is large enough and workers are available, else here. */
 async function offThread<T>(task: HashTask, here: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const size = await stat(task.path).then((s) => s.size, () => -1);

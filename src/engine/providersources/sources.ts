@@ -45,6 +45,12 @@ export interface FetchContext {
 export interface FetchSlots {
   request: Limiter;
   download: Limiter;
+  /**
+   * Archive requests sent ahead of a free download slot (twice `download`): each one's answer
+   * arrives while the slots are busy, and its body waits, unread, for one (downloadToFile's
+   * `transfer`). Absent (concurrency 1): each request is sent in its download slot.
+   */
+  ahead?: Limiter;
   /** One request at a time (concurrency 1): even a SHA256SUMS and its signature, one after the other. */
   serial?: boolean;
 }
@@ -61,7 +67,8 @@ export function smallRequestLimit(concurrency: number): number {
 /** The slots of a run downloading `concurrency` archives at once; at concurrency 1 one slot serves both. */
 export function fetchSlots(concurrency: number): FetchSlots {
   const download = createLimiter(Math.max(1, concurrency));
-  return concurrency <= 1 ? { download, request: download, serial: true } : { download, request: createLimiter(smallRequestLimit(concurrency)) };
+  return concurrency <= 1 ? { download, request: download, serial: true }
+    : { download, request: createLimiter(smallRequestLimit(concurrency)), ahead: createLimiter(2 * concurrency) };
 }
 
 export const unlimited: Limiter = (fn) => fn();
@@ -215,7 +222,7 @@ export class RegistrySource implements ArchiveSource {
       downloaded = false;
     } else {
       // `packages` gives the size: a longer body is cut off instead of downloaded in full.
-      ({ sha256, size } = await slots.download(() => downloadStep(this.registry.http, meta.downloadUrl, { ...ctx, maxBytes: Math.min(ctx.maxBytes, pkg?.size ?? Infinity) })));
+      ({ sha256, size } = await downloadInSlots(slots, () => downloadStep(this.registry.http, meta.downloadUrl, { ...ctx, maxBytes: Math.min(ctx.maxBytes, pkg?.size ?? Infinity) }, slots)));
       if (sha256 !== shasum) {
         throw new MirrorStepError('shasum', `archive ${shownUrl(meta.downloadUrl)} has sha256 ${sha256}, but the registry reports shasum ${shasum || '(none)'}`);
       }
@@ -349,7 +356,7 @@ export class MirrorSource implements ArchiveSource {
       const got = await sha256File(ctx.existing, ctx.signal).catch(() => undefined);
       if (got && expected.includes('zh:' + got.sha256)) { sha = got; file = ctx.existing; downloaded = false; }
     }
-    sha ??= await slots.download(() => downloadStep(this.http, archive.url, ctx));
+    sha ??= await downloadInSlots(slots, () => downloadStep(this.http, archive.url, ctx, slots));
     const zh = 'zh:' + sha.sha256;
     // When the mirror lists no h1: hash, a zh: mismatch is decisive: do not unpack what it sent.
     if (expected.length && !expected.includes(zh) && !expected.some((h) => h.startsWith('h1:'))) {
@@ -371,9 +378,14 @@ export class MirrorSource implements ArchiveSource {
   }
 }
 
-async function downloadStep(http: RegistryLike['http'], url: string, ctx: FetchContext): Promise<{ sha256: string; size: number }> {
+/** An archive download in the caller's slots: sent ahead when they allow it, else in a download slot. */
+function downloadInSlots<R>(slots: FetchSlots, fn: () => Promise<R>): Promise<R> {
+  return (slots.ahead ?? slots.download)(fn);
+}
+
+async function downloadStep(http: RegistryLike['http'], url: string, ctx: FetchContext, slots?: FetchSlots): Promise<{ sha256: string; size: number }> {
   try {
-    return await downloadToFile(http, url, ctx.dest, { maxBytes: ctx.maxBytes, signal: ctx.signal, onBytes: ctx.onBytes });
+    return await downloadToFile(http, url, ctx.dest, { maxBytes: ctx.maxBytes, signal: ctx.signal, onBytes: ctx.onBytes, transfer: slots?.ahead && slots.download });
   } catch (err) {
     if (ctx.signal?.aborted) throw new MirrorStepError('cancelled', 'cancelled');
     if (err instanceof DownloadTooLargeError || (err instanceof RegistryError && err.code === 'too-large')) {
