@@ -2,7 +2,7 @@
 // what this machine, under its current load, cannot do faster: Node's own start-up, dependent
 // round trips of injected latency, sha256sum over the same bytes. Any suite can use them.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReporter } from './index';
 import { READY_MARK } from './machine';
@@ -96,4 +96,91 @@ export function reportAgainstFloor(report: BenchReporter, name: string, measured
   const ok = x <= factor;
   report.result(name, `${x.toFixed(2)}× (${measuredMs.toFixed(0)} ms)`, `≤ ${factor}× floor: ${floor.what} = ${floor.ms.toFixed(0)} ms`, ok);
   return ok;
+}
+
+/** timedNode, with what the process wrote to stderr (e.g. bench/phases-preload.ts's record). */
+export function timedNodeWithStderr(args: string[], env: NodeJS.ProcessEnv = process.env): TimedProcess & { stderr: string } {
+  const cpu0 = childCpuMs();
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['-r', PRELOAD, ...args], { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 24, env, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
+  const cpu1 = childCpuMs();
+  const at = r.stderr.lastIndexOf(READY_MARK);
+  // parseFloat: another preload's record may follow on the next line
+  const waitMs = at < 0 ? 0 : Math.min(ms, parseFloat(r.stderr.slice(at + READY_MARK.length)) || 0);
+  return { ms, cpuMs: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, waitMs, readyMs: ms - waitMs, stderr: r.stderr };
+}
+
+/**
+ * One Node process that reads every file of `files` whole and stats every one of `statted`, with
+ * its start-up: what a run that must look at those files cannot do faster (median of `runs` ready
+ * times, Node's start-up included; in `env`, the environment of the run it bounds).
+ */
+export function readFilesFloor(files: string[], statted: string[], env: NodeJS.ProcessEnv, runs = 5): Floor & { startupMs: number } {
+  const script = 'const fs=require("fs");const l=JSON.parse(process.argv[1]);for(const f of l.files)fs.readFileSync(f);for(const f of l.statted)fs.statSync(f)';
+  const list = JSON.stringify({ files, statted });
+  const startup = median(Array.from({ length: runs }, () => timedNode(['-e', '0'], env).readyMs));
+  const ms = median(Array.from({ length: runs }, () => timedNode(['-e', script, list], env).readyMs));
+  return { ms, startupMs: startup, what: `node start-up + reading its ${files.length} files and stat of ${statted.length} (one process, median of ${runs})` };
+}
+
+/**
+ * The hashing a provider mirror must do, by a tool outside Node, spread over `parallel` processes
+ * run at once (the machine's cores): the SHA-256 of every archive (zh:) and of every entry's
+ * uncompressed bytes (h1:), with `command` ("openssl": `openssl dgst -sha256`, the OpenSSL SHA-256
+ * Node uses too; "sha256sum": coreutils'). The entries are unpacked first (untimed) into `scratch`;
+ * inflating is not in the floor (`packedBytes`: the uncompressed bytes of compressed entries, which it leaves out); `inflateCpuMs` says what unpacking the same archives costs with
+ * `unzip -p` (CRC-32 and the copy out included), when the caller wants to show it. The floor is
+ * the CPU time of those processes (user + system) over `parallel`: that work spread evenly over the
+ * cores, which other work on a shared machine does not inflate the way it does their wall time (also
+ * returned). Median of `runs`; undefined when a tool is missing or the children's CPU times are not
+ * available (Linux only).
+ */
+export function archiveHashFloor(archives: string[], parallel: number, command: 'openssl' | 'sha256sum', scratch: string, runs = 3):
+  Floor & { wallMs: number; cpuMs: number; entries: number; packedBytes: number; inflateCpuMs: number } | undefined {
+  const hash = command === 'openssl' ? 'openssl dgst -sha256' : 'sha256sum';
+  for (const tool of [command, 'unzip']) if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return undefined;
+  const cores = Math.max(1, parallel);
+  const quote = (f: string) => `'${f.replace(/'/g, `'\\''`)}'`;
+  const entries: string[] = [];
+  let packedBytes = 0;
+  archives.forEach((a, i) => {
+    const into = join(scratch, String(i));
+    mkdirSync(into, { recursive: true });
+    const r = spawnSync('unzip', ['-q', '-o', a, '-d', into]);
+    if (r.status !== 0) throw new Error(`unzip ${a} failed: ${r.stderr}`);
+    // `unzip -v`: Length Method Size Cmpr Date Time CRC-32 Name, one line per entry
+    for (const line of spawnSync('unzip', ['-v', a], { encoding: 'utf8' }).stdout.split('\n')) {
+      const m = /^\s*(\d+)\s+(\S+)\s+\d+\s+-?\d+%/.exec(line);
+      if (m && m[2] !== 'Stored') packedBytes += Number(m[1]);
+    }
+    for (const e of readdirSync(into, { withFileTypes: true, recursive: true })) if (e.isFile()) entries.push(join(e.parentPath ?? e.path, e.name));
+  });
+  const all = [...archives, ...entries];
+  const groups = Array.from({ length: cores }, (_, g) => all.filter((_a, i) => i % cores === g)).filter((g) => g.length);
+  const script = groups.map((g) => `${hash} ${g.map(quote).join(' ')} >/dev/null &`).join('\n') + '\nwait';
+  spawnSync('sh', ['-c', `cat ${all.map(quote).join(' ')} >/dev/null`]); // page cache warm, as the mirror's own reads are
+  const timed = (sh: string) => {
+    const c0 = childCpuMs();
+    const t = performance.now();
+    const r = spawnSync('sh', ['-c', sh]);
+    const wall = performance.now() - t;
+    const c1 = childCpuMs();
+    if (r.status !== 0) throw new Error(`hash floor failed: ${r.stderr}`);
+    return { wall, cpu: c0 === undefined || c1 === undefined ? NaN : c1 - c0 };
+  };
+  const samples = Array.from({ length: runs }, () => timed(script));
+  const cpuMs = median(samples.map((x) => x.cpu));
+  if (!Number.isFinite(cpuMs)) return undefined;
+  const inflateCpuMs = timed(`for f in ${archives.map(quote).join(' ')}; do unzip -p "$f"; done >/dev/null`).cpu;
+  rmSync(scratch, { recursive: true, force: true });
+  return {
+    ms: cpuMs / cores, wallMs: median(samples.map((x) => x.wall)), cpuMs, entries: entries.length, packedBytes, inflateCpuMs,
+    what: `CPU time of ${hash} over the ${archives.length} archives and their ${entries.length} unpacked entries (${ms0(cpuMs)}, median of ${runs}) / ${cores} cores`,
+  };
+}
+
+function ms0(x: number): string {
+  return `${x.toFixed(0)} ms`;
 }

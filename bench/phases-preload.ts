@@ -6,20 +6,8 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { writeSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-
-export const PHASES_MARK = '\n@bench-phases ';
-
-export interface ProcessPhases {
-  /** This preload ran (Node's start-up is over, the CLI's bundles are not loaded yet). */
-  preloadMs: number;
-  firstRequestMs?: number;
-  firstArchiveRequestMs?: number;
-  lastArchiveDoneMs?: number;
-  exitMs: number;
-  requests: number;
-  /** User + system CPU of the whole process (every thread). */
-  cpuMs: number;
-}
+import { PHASES_MARK } from './process-phases';
+import type { ProcessPhases } from './process-phases';
 
 if (isMainThread) {
   const phases: Partial<ProcessPhases> & { requests: number } = { preloadMs: performance.now(), requests: 0 };

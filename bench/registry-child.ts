@@ -2,7 +2,8 @@
 // machine): in the benchmark's own process, the server's TLS encryption and file reads ran on the
 // same thread as the mirror being measured. Builds N providers × platforms of signed packages,
 // serves them with `latencyMs` added to every response, sends {host, caCertPath, sources,
-// archives, bytes} (the archives' paths and total size), then answers IPC messages: 'requests' (how many requests so far), 'reset', 'stop'.
+// archives, bytes} (the archives' paths and total size), then answers IPC messages: 'requests' (how many requests so far), 'reset',
+// 'cpu' (its CPU time so far: it shares the machine's cores with what is measured), 'stop'.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../test/support/provider-packages';
@@ -40,6 +41,7 @@ async function child(): Promise<void> {
   process.on('message', (msg: string) => {
     if (msg === 'requests') process.send!({ requests: reg.server.requests.length });
     else if (msg === 'reset') { reg.server.resetLog(); process.send!({ reset: true }); }
+    else if (msg === 'cpu') { const c = process.cpuUsage(); process.send!({ cpuMs: (c.user + c.system) / 1000 }); }
     else if (msg === 'stop') stop();
   });
   process.on('disconnect', stop); // the benchmark went away without saying so
