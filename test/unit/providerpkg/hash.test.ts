@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_H1, h1OfZip, hashPackage, matchesAnyHash, zipHashOfFile } from '../../../src/engine/providerpkg/hash';
-import { MAX_PROVIDER_ENTRIES } from '../../../src/engine/providerpkg/hash-core';
+import { h1OfZipHere, hashPackageHere, MAX_PROVIDER_ENTRIES } from '../../../src/engine/providerpkg/hash-core';
 import { writeZipDirectoryBomb } from '../../support/hostile-archives';
 import { writeZip } from '../../support/zip-writer';
 import { tempDir } from '../../support/temp';
@@ -132,4 +132,36 @@ test('hostile zips: more entries than a provider package has, shared data, a rat
   const ok = join(dir, 'ok.zip');
   await writeZipDirectoryBomb(ok, { entries: MAX_PROVIDER_ENTRIES });
   assert.match(await h1OfZip(ok), /^h1:/);
+});
+
+test('the worker threads\' synchronous reads (stored entries straight from the file) give the known answers, and a stored entry cut short is refused', async () => {
+  const p = join(dir, 'sync.zip');
+  const bin = Buffer.alloc(3 * 1024 * 1024 + 17);
+  for (let i = 0; i < bin.length; i++) bin[i] = (i * 31) & 0xff; // not one repeated byte: a shifted range would hash differently
+  await writeZip(p, [
+    { name: 'terraform-provider-demo_v1.0.0', data: bin, method: 0 },
+    { name: 'LICENSE', data: Buffer.from('MPL-2.0\n'), method: 0 },
+    { name: 'README.md', data: Buffer.from('# demo\n'.repeat(50)), method: 8 },
+    { name: 'docs/', data: Buffer.alloc(0), method: 0 },
+  ]);
+  const expected = h1By([
+    ['# demo\n'.repeat(50), 'README.md'],
+    ['', 'docs/'],
+    [bin, 'terraform-provider-demo_v1.0.0'],
+    ['MPL-2.0\n', 'LICENSE'],
+  ].sort((a, b) => Buffer.compare(Buffer.from(a[1]), Buffer.from(b[1]))) as Array<[Buffer | string, string]>);
+  assert.equal(await h1OfZipHere(p, undefined, undefined, true), expected);
+  assert.equal((await hashPackageHere(p, undefined, true)).h1, expected);
+  // the same zip with its first entry's data cut short: the central directory is gone too, so
+  // rebuild one that still claims the full size after the shortened data
+  const cut = join(dir, 'cut.zip');
+  await writeZip(cut, [{ name: 'a', data: bin, method: 0 }]);
+  const whole = readFileSync(cut);
+  const dataEnd = whole.indexOf(Buffer.from('PK\x01\x02', 'latin1'));
+  const shortened = Buffer.concat([whole.subarray(0, dataEnd - 1000), whole.subarray(dataEnd)]);
+  // the central directory's offset (end record, bytes 16–19) moves back by the 1000 bytes taken out
+  const eocd = shortened.lastIndexOf(Buffer.from('PK\x05\x06', 'latin1'));
+  shortened.writeUInt32LE(shortened.readUInt32LE(eocd + 16) - 1000, eocd + 16);
+  writeFileSync(cut, shortened);
+  await assert.rejects(h1OfZipHere(cut, undefined, undefined, true), /overflows file bounds|overlapping|unexpected end|bounds/);
 });
