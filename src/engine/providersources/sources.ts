@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import { RegistryError } from '../net/errors';
 import { shownUrl } from '../net/http-errors';
 import { MirrorArchive, NetworkMirrorClient } from '../registry/network-mirror';
-import { createLimiter, Limiter } from '../fstree';
+import { unlimited } from './slots';
+import type { FetchSlots } from './slots';
 import { downloadToFile, DownloadTooLargeError, DownloadTruncatedError } from '../providerpkg/download';
 import type { RegistryPackage } from '../registry/providers';
 import { h1OfUnpackedZip, h1OfZip, isSupportedHash, matchesAnyHash, PackageHashes, sha256File } from '../providerpkg/hash';
@@ -42,36 +43,8 @@ export interface FetchContext {
   slots?: FetchSlots;
 }
 
-export interface FetchSlots {
-  request: Limiter;
-  download: Limiter;
-  /**
-   * Archive requests sent ahead of a free download slot (twice `download`): each one's answer
-   * arrives while the slots are busy, and its body waits, unread, for one (downloadToFile's
-   * `transfer`). Absent (concurrency 1): each request is sent in its download slot.
-   */
-  ahead?: Limiter;
-  /** One request at a time (concurrency 1): even a SHA256SUMS and its signature, one after the other. */
-  serial?: boolean;
-}
-
-/**
- * Small requests (version lists, download answers, SHA256SUMS) at once beside `concurrency`
- * archive downloads: at least 16, except at concurrency 1, which is one request at a time (as
- * `tofu providers mirror` works: the benchmarks' sequential baseline).
- */
-export function smallRequestLimit(concurrency: number): number {
-  return concurrency <= 1 ? 1 : Math.max(16, concurrency);
-}
-
-/** The slots of a run downloading `concurrency` archives at once; at concurrency 1 one slot serves both. */
-export function fetchSlots(concurrency: number): FetchSlots {
-  const download = createLimiter(Math.max(1, concurrency));
-  return concurrency <= 1 ? { download, request: download, serial: true }
-    : { download, request: createLimiter(smallRequestLimit(concurrency)), ahead: createLimiter(2 * concurrency) };
-}
-
-export const unlimited: Limiter = (fn) => fn();
+export { fetchSlots, smallRequestLimit, unlimited } from './slots';
+export type { FetchSlots } from './slots';
 
 export interface FetchResult {
   hashes: PackageHashes;
@@ -378,10 +351,8 @@ export class MirrorSource implements ArchiveSource {
   }
 }
 
-/** An archive download in the caller's slots: sent ahead when they allow it, else in a download slot. */
-function downloadInSlots<R>(slots: FetchSlots, fn: () => Promise<R>): Promise<R> {
-  return (slots.ahead ?? slots.download)(fn);
-}
+/** An archive download in the caller's slots: sent ahead when they allow it (not at concurrency 1), else in a download slot. */
+const downloadInSlots = <R>(slots: FetchSlots, fn: () => Promise<R>): Promise<R> => (slots.ahead ?? slots.download)(fn);
 
 async function downloadStep(http: RegistryLike['http'], url: string, ctx: FetchContext, slots?: FetchSlots): Promise<{ sha256: string; size: number }> {
   try {
