@@ -2,7 +2,7 @@
 // NODE_EXTRA_CA_CERTS, on top of the system roots), proxy (explicit or HTTPS_PROXY/NO_PROXY),
 // connect timeout.
 import { readFileSync } from 'node:fs';
-import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
+import { createSecureContext, SecureContext } from 'node:tls';
 import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { RegistryError } from './errors';
 
@@ -45,7 +45,11 @@ function secureContextFor(extra: string[]): SecureContext {
   const key = extra.join('\n');
   let ctx = contexts.get(key);
   if (!ctx) {
-    ctx = createSecureContext({ ca: [...rootCertificates, ...extra] });
+    // Node's default context trusts its root store (parsed once per process, in C++); adding a
+    // certificate copies that store and adds to the copy. Passing `ca: [...rootCertificates, ...]`
+    // instead made Node parse the ≈ 145 root PEMs again from strings: ≈ 20 ms more per process.
+    ctx = createSecureContext();
+    for (const pem of extra) (ctx.context as { addCACert(pem: string): void }).addCACert(pem);
     if (contexts.size >= 8) contexts.delete(contexts.keys().next().value!);
     contexts.set(key, ctx);
   }
