@@ -2,6 +2,8 @@
 // OpenTofu's package_authentication.go does: the signature must verify with one of the
 // registry's gpg_public_keys, and the document must list the archive's filename with the same
 // sha256 the registry reported as `shasum`.
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type * as OpenPgp from 'openpgp';
 import { errorText } from '../net/http-errors';
 
@@ -17,9 +19,93 @@ let preloading = false;
  * export is what loads it: the bundles hand out a stub that requires the vendor file on first use.
  */
 export function preloadOpenPgp(): void {
-  if (preloading) return;
+  if (preloading || signatureWorker?.usable) return; // the worker loads it, off this thread
   preloading = true;
   setImmediate(() => { loadOpenPgp().then((m) => m.readSignature, () => undefined); });
+}
+
+interface PendingCheck { resolve: (c: SignatureCheck) => void; reject: (e: unknown) => void }
+
+/**
+ * One worker thread for the signature checks of a run (signature-worker.js beside this module:
+ * dist/ for the bundles, out/ when compiled). It loads openpgp as it starts (≈ 50–80 ms of CPU
+ * in a fresh process, and openpgp's first checks run cold), on another core while this thread
+ * does the network, and the checks no longer block this thread's event loop. When the worker
+ * cannot start or stops, the checks run in this thread, with the same code and outcome.
+ */
+class SignatureWorker {
+  usable = true;
+  /** Checks the worker answered. */
+  answered = 0;
+  private readonly pending = new Map<number, PendingCheck>();
+  private nextId = 1;
+  private readonly worker: Worker;
+
+  constructor(file: string) {
+    this.worker = new Worker(file);
+    this.worker.on('message', (msg: { id?: number; result?: SignatureCheck; error?: string }) => {
+      const p = msg.id === undefined ? undefined : this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id!);
+      this.answered++;
+      if (!this.pending.size) this.worker.unref();
+      if (msg.error !== undefined) p.reject(new Error(msg.error));
+      else p.resolve(msg.result!);
+    });
+    const lost = () => {
+      this.usable = false;
+      for (const p of this.pending.values()) p.reject(new SignatureWorkerGone());
+      this.pending.clear();
+    };
+    this.worker.on('error', lost);
+    this.worker.on('exit', lost);
+    this.worker.unref(); // never keeps the process alive while idle (after the listeners: they ref it)
+  }
+
+  verify(document: Uint8Array, signature: Uint8Array, keys: readonly SigningKey[]): Promise<SignatureCheck> {
+    return new Promise<SignatureCheck>((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.worker.ref(); // a check in flight keeps the process alive until its answer
+      this.worker.postMessage({ id, document, signature, keys: keys.map((k) => ({ keyId: k.keyId, asciiArmor: k.asciiArmor })) });
+    });
+  }
+
+  stop(): Promise<number> {
+    this.usable = false;
+    return this.worker.terminate();
+  }
+}
+
+class SignatureWorkerGone extends Error {}
+
+let signatureWorker: SignatureWorker | undefined;
+
+/**
+ * Starts the signature worker (once per process) for a run that will check signatures: a
+ * process-long job such as `lock` calls it when it starts, so that openpgp is loaded by the time
+ * the first SHA256SUMS arrives. `workerFile` is for tests (default: signature-worker.js beside this module).
+ */
+export function startSignatureWorker(workerFile = join(__dirname, 'signature-worker.js')): boolean {
+  if (signatureWorker?.usable) return true;
+  try {
+    signatureWorker = new SignatureWorker(workerFile);
+    return true;
+  } catch {
+    return false; // threads unavailable: checks run in this thread
+  }
+}
+
+/** Stops the signature worker (tests); later checks run in this thread until it is started again. */
+export async function stopSignatureWorker(): Promise<void> {
+  const w = signatureWorker;
+  signatureWorker = undefined;
+  await w?.stop();
+}
+
+/** Whether checks go to the worker now, and how many it answered (tests, the benchmark). */
+export function signatureWorkerStats(): { running: boolean; answered: number } {
+  return { running: !!signatureWorker?.usable, answered: signatureWorker?.answered ?? 0 };
 }
 
 /** Parses `hex  filename` lines (extra whitespace tolerated, like Go's bytes.Fields). */
@@ -82,8 +168,25 @@ function readPublicKeys(openpgp: typeof OpenPgp, armor: string): Promise<OpenPgp
   return p;
 }
 
-/** Verifies the detached signature (binary or ASCII-armored) of `document` with any of `keys`. */
+/**
+ * Verifies the detached signature (binary or ASCII-armored) of `document` with any of `keys`: on
+ * the signature worker when one runs (startSignatureWorker), else in this thread.
+ */
 export async function verifyDetachedSignature(document: Uint8Array, signatureBytes: Uint8Array,
+  keys: readonly SigningKey[]): Promise<SignatureCheck> {
+  if (signatureWorker?.usable) {
+    try {
+      return await signatureWorker.verify(document, signatureBytes, keys);
+    } catch (err) {
+      if (!(err instanceof SignatureWorkerGone)) throw err;
+      // the worker stopped: the same check, in this thread
+    }
+  }
+  return verifyDetachedSignatureHere(document, signatureBytes, keys);
+}
+
+/** verifyDetachedSignature in this thread (the worker runs this too). */
+export async function verifyDetachedSignatureHere(document: Uint8Array, signatureBytes: Uint8Array,
   keys: readonly SigningKey[]): Promise<SignatureCheck> {
   if (!keys.length) return { ok: false, reason: 'no-keys', message: 'the registry lists no signing keys (gpg_public_keys) for this package' };
   const openpgp = await loadOpenPgp();
