@@ -78,6 +78,50 @@ export function roundTripFloor(latencyMs: number, dependentTrips: number, which:
   return { ms: latencyMs * dependentTrips, what: `${dependentTrips} dependent round trips (${which}) × ${latencyMs} ms` };
 }
 
+/**
+ * The hashing `lock` must do for archives it downloads, by the fastest code this machine has for
+ * it (Node's own zlib and OpenSSL, no JavaScript per byte): the SHA-256 of every archive (zh:, the
+ * registry's shasum) and the inflate + SHA-256 of every entry (h1:), in one process with the
+ * archives already read, spread evenly over `cores`. The floor is its CPU time (median of `runs`)
+ * over the cores: what that work takes if no core ever idles, which a shared machine's other work
+ * does not inflate the way it does wall time.
+ */
+export function zipHashInflateFloor(archives: string[], cores: number, runs = 3): Floor & { cpuMs: number; entries: number; inflatedBytes: number } {
+  const script = `
+const fs = require('fs'), zlib = require('zlib'), { createHash } = require('crypto');
+const bufs = JSON.parse(process.argv[1]).map((f) => fs.readFileSync(f));
+const sha = (b) => createHash('sha256').update(b).digest('hex');
+const c0 = process.cpuUsage();
+let entries = 0, inflated = 0;
+for (const b of bufs) {
+  sha(b);
+  let eocd = b.length - 22;
+  while (eocd >= 0 && b.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let at = b.readUInt32LE(eocd + 16);
+  for (let n = b.readUInt16LE(eocd + 10); n > 0; n--) {
+    const method = b.readUInt16LE(at + 10), size = b.readUInt32LE(at + 20), local = b.readUInt32LE(at + 42);
+    at += 46 + b.readUInt16LE(at + 28) + b.readUInt16LE(at + 30) + b.readUInt16LE(at + 32);
+    const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
+    const data = b.subarray(start, start + size);
+    const out = method === 8 ? zlib.inflateRawSync(data) : data;
+    sha(out); entries++; inflated += out.length;
+  }
+}
+const c = process.cpuUsage(c0);
+process.stdout.write(JSON.stringify({ cpuMs: (c.user + c.system) / 1000, entries, inflated }));`;
+  const samples = Array.from({ length: runs }, () => {
+    const r = spawnSync(process.execPath, ['-e', script, JSON.stringify(archives)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`zip hash floor failed: ${r.stderr}`);
+    return JSON.parse(r.stdout) as { cpuMs: number; entries: number; inflated: number };
+  });
+  const cpuMs = median(samples.map((x) => x.cpuMs));
+  const n = Math.max(1, cores);
+  return {
+    ms: cpuMs / n, cpuMs, entries: samples[0].entries, inflatedBytes: samples[0].inflated,
+    what: `SHA-256 of the ${archives.length} archives + inflate and SHA-256 of their ${samples[0].entries} entries (Node's zlib and OpenSSL, CPU ${cpuMs.toFixed(0)} ms, median of ${runs}) / ${n} cores`,
+  };
+}
+
 /** `sha256sum` over the files (page cache warmed first), median of `runs`; undefined without sha256sum. */
 export function sha256sumFloor(files: string[], runs = 3): Floor & { digests: string[] } | undefined {
   const once = () => spawnSync('sha256sum', files, { encoding: 'utf8', maxBuffer: 1 << 24 });
