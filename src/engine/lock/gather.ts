@@ -15,7 +15,7 @@ import { sourceFor } from '../providersources/source-for';
 import { FetchSlots, fetchSlots, MirrorSource, MirrorStepError, ProviderPackageMeta, RegistrySource, SignedSums } from '../providersources/sources';
 import { OciSource } from '../providersources/oci-source';
 import { parseRepositoryTemplate } from '../addresses/oci-template';
-import { checkPackages, checkSha256Sums } from '../providerpkg/signature';
+import { checkPackages, checkSha256Sums, startSignatureWorker } from '../providerpkg/signature';
 import type { MirrorTarget } from '../providersources/types';
 import { shownUrl } from '../net/http-errors';
 import { filesystemMirrorVersions } from '../registry/installation';
@@ -94,6 +94,7 @@ export class HashGatherer {
         }
         if (s.kind === 'net-mirror') return this.mirror!.listVersions(addr, this.opts.signal);
         if (s.kind === 'oci-mirror') return this.oci!.listVersions(addr, this.opts.signal);
+        startSignatureWorker(); // see probe()
         return (await this.opts.engine.listOriginProviderVersions(addr, { signal: this.opts.signal })).versions.map((v) => v.version);
       });
       this.versionLists.set(addr.address, p);
@@ -195,6 +196,10 @@ export class HashGatherer {
     const key = `${t.provider} ${t.version}`;
     let p = this.probes.get(key);
     if (!p) {
+      // The origin's SHA256SUMS are signed: openpgp loads on a worker thread from the run's first
+      // question to the registry, not on this thread when the first signature arrives (issue 32).
+      // A run that needs nothing from the registry (all locked and cached) starts no worker.
+      startSignatureWorker();
       p = (async (): Promise<Probe> => {
         let meta: ProviderPackageMeta;
         try {

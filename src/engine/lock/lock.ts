@@ -25,7 +25,7 @@ import { LockedProvider, readLockFile } from '../lockfile/read';
 import { canonicalConstraints, LOCK_FILE_NAME, LockEntry, normalizeHashes, renderLockFile } from '../lockfile/render';
 import { collectProviderRequirements, ModuleDirResolver, problemText, RequiredProviderInfo } from './requirements';
 import type { LockFailure, LockFileReport, LockProgressEvent, LockReport } from './types';
-import { startSignatureWorker, zipHashesOfSums } from '../providerpkg/signature';
+import { zipHashesOfSums } from '../providerpkg/signature';
 
 export interface LockProvidersOptions {
   engine: Engine;
@@ -75,9 +75,6 @@ export async function lockProviders(opts: LockProvidersOptions): Promise<LockRep
   const bad = opts.platforms.find((p) => !isPlatform(p));
   if (bad !== undefined || !opts.platforms.length) throw new Error(`lockProviders: platforms must be os_arch (e.g. linux_amd64), got ${JSON.stringify(bad ?? opts.platforms)}`);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
-  // A registry's SHA256SUMS are signed: openpgp loads on a worker thread while the run plans and
-  // asks the registry, instead of on this thread when the first signature arrives (issue 32).
-  if (source.kind === 'registry') startSignatureWorker();
   const failed: LockFailure[] = [];
   const notes: string[] = [];
   const tempDir = await makeTempDir('tofu-registry-lock-');
