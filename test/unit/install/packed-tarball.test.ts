@@ -79,6 +79,12 @@ test('the packed tarball installs into an empty prefix without the network and r
   assert.match(fromPackage.stdout, /"h1:[A-Za-z0-9+/]{43}="/);
   assert.equal(fromPackage.stdout, fromClone.stdout, 'the installed CLI hashes as the clone\'s build does');
 
+  // `lock` starts dist/signature-worker.js (which loads openpgp from dist/vendor/; without it the
+  // checks would quietly run on the main thread) and every request loads dist/vendor/undici.js.
+  for (const f of ['dist/signature-worker.js', 'dist/vendor/openpgp.js', 'dist/vendor/undici.js']) {
+    assert.ok(existsSync(join(pkgDir, f)), `${f} is in the package`);
+  }
+
   const child = spawn(bin, ['lsp', '--stdio'], { cwd: join(dir, 'work'), env: { ...env, XDG_CACHE_HOME: join(dir, 'home', '.cache') }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
