@@ -142,7 +142,8 @@ let cliRuns = 0;
 
 async function cliLock(report: BenchReporter, ca: string, work: string, sources: string[],
   what: { name: string; trips: string; extra?: Floor }): Promise<void> {
-  const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
+  // BENCH_LOCK_CLI: another build's dist/cli.js, for before/after runs of the same bench.
+  const cli = process.env.BENCH_LOCK_CLI || join(__dirname, '..', '..', 'dist', 'cli.js');
   const label = `CLI process, ${what.name}`;
   if (!existsSync(cli)) { // not measured is a missed target, not a quiet skip
     report.result(`${label}: best of 5 vs its floor`, 'missing', 'dist/cli.js built (npm run build)', false);
