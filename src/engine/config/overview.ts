@@ -2,10 +2,15 @@
 // required_providers entries, variable types, diagnostics), from a parse scoped to those parts.
 // Over a large tree most of the text is resources, outputs, locals and module inputs: the scoped
 // parse still reads all of it for diagnostics, but computes no ranges and no string values there.
-import { Diagnostic } from './ast';
-import { extractModule, extractRequiredProviders, extractVariable, ModuleCall, RequiredProvider, VariableDecl } from './extract';
-import { parseConfig } from './files';
-import { ParseScope } from './parser';
+// Faster still, a file the skim (skim.ts) reads whole without a doubt: the blocks out of scope are
+// only skimmed, and of the blocks in scope only what the overview reports is parsed.
+import { Diagnostic, Range } from './ast';
+import { extractModule, extractRequiredProviders, extractVariable, ModuleCall, RequiredProvider, ValueInfo, valueInfo, VariableDecl } from './extract';
+import { isJsonConfigFile, parseConfig } from './files';
+import { parseBlockAt, ParseScope, parseValueAt } from './parser';
+import { identEnd, isIdentStart, labelStringEnd, skimBody, skimmedAttributes, skipBlank } from './skim';
+import { decode } from './templates';
+import { LineMap } from './tokens';
 
 export type ModuleOverview = Pick<ModuleCall, 'name' | 'nameRange' | 'range' | 'source' | 'version'>;
 export type VariableOverview = Pick<VariableDecl, 'name' | 'nameRange' | 'range' | 'type'>;
@@ -30,6 +35,20 @@ export const OVERVIEW_SCOPE: ParseScope = new Map([
  * extractFile(parseConfig(text, name), text).
  */
 export function overviewOf(text: string, name: string): ConfigOverview {
+  if (!isJsonConfigFile(name)) {
+    let skimmed: ConfigOverview | undefined;
+    try {
+      skimmed = skimmedOverview(text);
+    } catch {
+      skimmed = undefined; // the parse below says what is wrong, if anything
+    }
+    if (skimmed) return skimmed;
+  }
+  return parsedOverview(text, name);
+}
+
+/** The overview from the scoped parse of the whole file (what overviewOf is equal to in every case). */
+export function parsedOverview(text: string, name: string): ConfigOverview {
   const file = parseConfig(text, name, { scope: OVERVIEW_SCOPE });
   const modules: ModuleOverview[] = [];
   const requiredProviders: RequiredProvider[] = [];
@@ -47,4 +66,95 @@ export function overviewOf(text: string, name: string): ConfigOverview {
     }
   }
   return { modules, requiredProviders, variables, diagnostics: file.diagnostics };
+}
+
+/**
+ * The overview of a native-syntax file that the skim reads whole, or undefined (the caller then
+ * parses it). Top-level blocks only (a top-level attribute is given up); each body is skimmed, then
+ * a module's first `source` and `version`, a variable's last `type` (extractModule and
+ * extractVariable's rules) and a whole `terraform` block are parsed where they are. Whatever the
+ * scanner or parser would report there, or a skim it is not sure of, gives undefined: an overview
+ * returned here has no diagnostics, as the file has none.
+ */
+export function skimmedOverview(text: string): ConfigOverview | undefined {
+  const n = text.length;
+  const modules: ModuleOverview[] = [];
+  const requiredProviders: RequiredProvider[] = [];
+  const variables: VariableOverview[] = [];
+  let lm: LineMap | undefined;
+  let i = 0;
+  for (;;) {
+    i = skipBlank(text, i, true);
+    if (i < 0) return undefined;
+    if (i >= n) break;
+    if (!isIdentStart(text.charCodeAt(i))) return undefined;
+    const typeStart = i;
+    i = identEnd(text, i + 1);
+    const typeEnd = i;
+    let labelStart = -1;
+    let labelEnd = -1;
+    for (;;) {
+      while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+      const c = text.charCodeAt(i);
+      if (c === 123) break;
+      const s = i;
+      if (isIdentStart(c)) i = identEnd(text, i + 1);
+      else if (c === 34) i = labelStringEnd(text, i);
+      else return undefined;
+      if (i < 0) return undefined;
+      if (labelStart < 0) { labelStart = s; labelEnd = i; }
+    }
+    const end = skimBody(text, i + 1);
+    if (end < 0) return undefined;
+    const type = text.slice(typeStart, typeEnd);
+    if (type === 'module' || type === 'variable' || type === 'terraform') {
+      lm ??= new LineMap(text);
+      if (type === 'terraform') {
+        const block = parseBlockAt(text, lm, typeStart, end, OVERVIEW_SCOPE);
+        if (!block) return undefined;
+        requiredProviders.push(...extractRequiredProviders(block, text));
+      } else {
+        // labelOf's rule: the first label, else the type keyword's range and no name.
+        let name = '';
+        let nameRange: Range;
+        if (labelStart < 0) nameRange = lm.range(typeStart, typeEnd);
+        else {
+          nameRange = lm.range(labelStart, labelEnd);
+          name = text.charCodeAt(labelStart) === 34 ? decode(text.slice(labelStart + 1, labelEnd - 1), true) : text.slice(labelStart, labelEnd);
+        }
+        const range = lm.range(typeStart, end);
+        const attrs = skimmedAttributes.list;
+        const count = skimmedAttributes.count * 4;
+        if (type === 'module') {
+          let source: ValueInfo | null = null;
+          let version: ValueInfo | null = null;
+          for (let a = 0; a < count; a += 4) {
+            const isSource = !source && attributeNamed(text, attrs[a], attrs[a + 1], 'source');
+            if (!isSource && (version || !attributeNamed(text, attrs[a], attrs[a + 1], 'version'))) continue;
+            const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
+            if (!expr) return undefined;
+            if (isSource) source = valueInfo(expr, text);
+            else version = valueInfo(expr, text);
+          }
+          modules.push({ name, nameRange, range, source, version });
+        } else {
+          let typeInfo: ValueInfo | null = null;
+          for (let a = count - 4; a >= 0; a -= 4) {
+            if (!attributeNamed(text, attrs[a], attrs[a + 1], 'type')) continue;
+            const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
+            if (!expr) return undefined;
+            typeInfo = valueInfo(expr, text);
+            break;
+          }
+          variables.push({ name, nameRange, range, type: typeInfo });
+        }
+      }
+    }
+    i = end;
+  }
+  return { modules, requiredProviders, variables, diagnostics: [] };
+}
+
+function attributeNamed(text: string, start: number, end: number, name: string): boolean {
+  return end - start === name.length && text.startsWith(name, start);
 }

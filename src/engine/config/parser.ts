@@ -250,6 +250,33 @@ function parseHclUnsafe(text: string, opts: ParseOptions): ConfigFile {
   return { syntax: 'hcl', body, diagnostics: mergeDiags(scannerDiags(lm, diags), parser.diags) };
 }
 
+/**
+ * For the skimmed overview (overview.ts): `text.slice(start, end)` parsed as one attribute's value
+ * (newlines significant, as after `name =`), with ranges in the file's coordinates, or undefined
+ * when the scanner or parser reports anything or the value does not reach `end`.
+ */
+export function parseValueAt(text: string, lm: LineMap, start: number, end: number): Expression | undefined {
+  const { tokens, diags } = scan(text, start, end);
+  const parser = new BodyParser(text, lm, tokens, false);
+  const expr = parser.parseExpr();
+  const ok = !diags.length && !parser.diags.length && parser.peek() === T.EOF;
+  releaseTokens(tokens);
+  return ok ? expr : undefined;
+}
+
+/**
+ * For the skimmed overview: the one top-level block in `text.slice(start, end)`, parsed with
+ * `scope` as parseHcl would parse it in the whole file, or undefined when anything is reported.
+ */
+export function parseBlockAt(text: string, lm: LineMap, start: number, end: number, scope: ParseScope): Block | undefined {
+  const { tokens, diags } = scan(text, start, end);
+  const parser = new BodyParser(text, lm, tokens, false);
+  parser.scope = scope;
+  const { items } = parser.parseFile();
+  releaseTokens(tokens);
+  return !diags.length && !parser.diags.length && items.length === 1 && items[0].kind === 'block' ? items[0] : undefined;
+}
+
 /** Parses one standalone HCL expression, e.g. `list(string)` or `["a", 15]`. */
 export function parseExpression(text: string): { expr: Expression; diagnostics: Diagnostic[] } {
   const lm = new LineMap(text);

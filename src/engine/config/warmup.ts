@@ -91,6 +91,59 @@ provider "aws" {
 data "aws_ami" "x" {}
 `;
 
+/**
+ * Every construct the overview's skim (skim.ts) reads, once, and nothing it gives up on: V8 then
+ * compiles its one loop once, with feedback for every branch, instead of three times over a large
+ * tree (each compile of that large function costs tens of milliseconds).
+ */
+const SKIM_SAMPLE = `# comment
+// comment
+/* block
+   comment */
+terraform {
+  required_version = ">= 1.6"
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.0" }
+  }
+}
+variable "v" {
+  type        = list(object({ a = string }))
+  description = <<-EOT
+    Text \${var.x} and $\${literal} %%{literal}
+  EOT
+  default = { a: 1, "b" = -2.5e-3, c = [true, !false, null,], d = 0.5 }
+  validation { condition = length(var.v) > 0 && !(var.v == null) || var.z != 2 }
+}
+module "m" {
+  source     = "org/name/aws"
+  version    = "~> 1.2.0"
+  count      = var.enabled ? 1 : 0
+  for_each   = { for k, v in var.map : k => v... if v != null }
+  list       = [for x in var.xs : upper(x) if x != ""]
+  names      = aws_instance.web[*].id
+  legacy     = aws_instance.web.*.tags.Name
+  first      = var.list[0].attr["key"]
+  math       = (1 + 2 - 3 * 4 / 5 % 6) >= 7 <= 8 < 9 > 10
+  args       = merge(var.a, var.b, [var.c]...)
+  tpl        = "\${var.prefix}-\${format("%s", "x")}-\${~ var.s ~} \\"quoted\\" \\\\ \\n"
+  index      = var.list.0.1
+  heredoc    = <<EOT
+plain \${local.x}
+EOT
+}
+resource "aws_instance" "web" {
+  tags = { Name = "web-\${count.index}" } /* inline */ # trailing
+  dynamic "ebs" {
+    for_each = var.disks
+    content {
+      size = ebs.value.size
+    }
+  }
+  lifecycle { ignore_changes = [tags] }
+}
+output "o" { value = module.m.out }
+`;
+
 /** The JSON syntax's equivalents (module, variable with a type, terraform, expressions in strings). */
 const JSON_SAMPLE = `{
   "terraform": { "required_providers": { "aws": { "source": "hashicorp/aws", "version": "~> 5.0" } } },
@@ -102,7 +155,7 @@ const JSON_SAMPLE = `{
 `;
 
 /** The samples (exported for the test that keeps them free of diagnostics: errors would warm up recovery paths instead). */
-export const WARM_UP_SAMPLES = { native: NATIVE_SAMPLE, json: JSON_SAMPLE };
+export const WARM_UP_SAMPLES = { native: NATIVE_SAMPLE, json: JSON_SAMPLE, skim: SKIM_SAMPLE };
 
 /**
  * Parses and extracts the samples a few times, so that V8 optimizes the parser with feedback for
@@ -111,9 +164,9 @@ export const WARM_UP_SAMPLES = { native: NATIVE_SAMPLE, json: JSON_SAMPLE };
  * out-of-scope branches too; it warms up those as well as whole-tree parses.
  */
 export function warmUpParser(opts: { json?: boolean; overview?: boolean } = {}): void {
-  const { native, json } = WARM_UP_SAMPLES;
+  const { native, json, skim } = WARM_UP_SAMPLES;
   for (let i = 0; i < 2; i++) {
-    if (opts.overview) overviewOf(native, 'warm-up.tf');
+    if (opts.overview) { overviewOf(skim, 'warm-up.tf'); overviewOf(native, 'warm-up.tf'); }
     else extractFile(parseHcl(native), native);
     if (opts.json) extractFile(parseJsonConfig(json), json);
   }
