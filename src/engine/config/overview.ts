@@ -78,9 +78,7 @@ export function parsedOverview(text: string, name: string): ConfigOverview {
  */
 export function skimmedOverview(text: string): ConfigOverview | undefined {
   const n = text.length;
-  const modules: ModuleOverview[] = [];
-  const requiredProviders: RequiredProvider[] = [];
-  const variables: VariableOverview[] = [];
+  const overview: ConfigOverview = { modules: [], requiredProviders: [], variables: [], diagnostics: [] };
   let lm: LineMap | undefined;
   let i = 0;
   for (;;) {
@@ -104,55 +102,65 @@ export function skimmedOverview(text: string): ConfigOverview | undefined {
       if (i < 0) return undefined;
       if (labelStart < 0) { labelStart = s; labelEnd = i; }
     }
-    const end = skimBody(text, i + 1);
-    if (end < 0) return undefined;
     const type = text.slice(typeStart, typeEnd);
+    const end = skimBody(text, i + 1, type === 'module' || type === 'variable');
+    if (end < 0) return undefined;
     if (type === 'module' || type === 'variable' || type === 'terraform') {
-      lm ??= new LineMap(text);
-      if (type === 'terraform') {
-        const block = parseBlockAt(text, lm, typeStart, end, OVERVIEW_SCOPE);
-        if (!block) return undefined;
-        requiredProviders.push(...extractRequiredProviders(block, text));
-      } else {
-        // labelOf's rule: the first label, else the type keyword's range and no name.
-        let name = '';
-        let nameRange: Range;
-        if (labelStart < 0) nameRange = lm.range(typeStart, typeEnd);
-        else {
-          nameRange = lm.range(labelStart, labelEnd);
-          name = text.charCodeAt(labelStart) === 34 ? decode(text.slice(labelStart + 1, labelEnd - 1), true) : text.slice(labelStart, labelEnd);
-        }
-        const range = lm.range(typeStart, end);
-        const attrs = skimmedAttributes.list;
-        const count = skimmedAttributes.count * 4;
-        if (type === 'module') {
-          let source: ValueInfo | null = null;
-          let version: ValueInfo | null = null;
-          for (let a = 0; a < count; a += 4) {
-            const isSource = !source && attributeNamed(text, attrs[a], attrs[a + 1], 'source');
-            if (!isSource && (version || !attributeNamed(text, attrs[a], attrs[a + 1], 'version'))) continue;
-            const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
-            if (!expr) return undefined;
-            if (isSource) source = valueInfo(expr, text);
-            else version = valueInfo(expr, text);
-          }
-          modules.push({ name, nameRange, range, source, version });
-        } else {
-          let typeInfo: ValueInfo | null = null;
-          for (let a = count - 4; a >= 0; a -= 4) {
-            if (!attributeNamed(text, attrs[a], attrs[a + 1], 'type')) continue;
-            const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
-            if (!expr) return undefined;
-            typeInfo = valueInfo(expr, text);
-            break;
-          }
-          variables.push({ name, nameRange, range, type: typeInfo });
-        }
-      }
+      lm ??= new LineMap(text, true); // dropped when this returns
+      if (!readInScope(text, lm, type, typeStart, typeEnd, labelStart, labelEnd, end, overview)) return undefined;
     }
     i = end;
   }
-  return { modules, requiredProviders, variables, diagnostics: [] };
+  return overview;
+}
+
+/**
+ * What the overview takes of one skimmed block in scope (its body's attributes in
+ * skimmedAttributes); false when a part parsed here has a diagnostic after all.
+ */
+function readInScope(text: string, lm: LineMap, type: string, typeStart: number, typeEnd: number, labelStart: number, labelEnd: number, end: number, overview: ConfigOverview): boolean {
+  const { modules, requiredProviders, variables } = overview;
+  if (type === 'terraform') {
+    const block = parseBlockAt(text, lm, typeStart, end, OVERVIEW_SCOPE);
+    if (!block) return false;
+    requiredProviders.push(...extractRequiredProviders(block, text));
+    return true;
+  }
+  // labelOf's rule: the first label, else the type keyword's range and no name.
+  let name = '';
+  let nameRange: Range;
+  if (labelStart < 0) nameRange = lm.range(typeStart, typeEnd);
+  else {
+    nameRange = lm.range(labelStart, labelEnd);
+    name = text.charCodeAt(labelStart) === 34 ? decode(text.slice(labelStart + 1, labelEnd - 1), true) : text.slice(labelStart, labelEnd);
+  }
+  const range = lm.range(typeStart, end);
+  const attrs = skimmedAttributes.list;
+  const count = skimmedAttributes.count * 4;
+  if (type === 'module') {
+    let source: ValueInfo | null = null;
+    let version: ValueInfo | null = null;
+    for (let a = 0; a < count; a += 4) {
+      const isSource = !source && attributeNamed(text, attrs[a], attrs[a + 1], 'source');
+      if (!isSource && (version || !attributeNamed(text, attrs[a], attrs[a + 1], 'version'))) continue;
+      const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
+      if (!expr) return false;
+      if (isSource) source = valueInfo(expr, text);
+      else version = valueInfo(expr, text);
+    }
+    modules.push({ name, nameRange, range, source, version });
+    return true;
+  }
+  let typeInfo: ValueInfo | null = null;
+  for (let a = count - 4; a >= 0; a -= 4) {
+    if (!attributeNamed(text, attrs[a], attrs[a + 1], 'type')) continue;
+    const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
+    if (!expr) return false;
+    typeInfo = valueInfo(expr, text);
+    break;
+  }
+  variables.push({ name, nameRange, range, type: typeInfo });
+  return true;
 }
 
 function attributeNamed(text: string, start: number, end: number, name: string): boolean {

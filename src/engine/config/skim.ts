@@ -182,6 +182,27 @@ function numberEnd(text: string, i: number): number {
   return i;
 }
 
+// Plain attribute lines, read by V8's regular expression engine (native code from its second use:
+// no JIT warm-up) rather than the loop below: `name = value` where the value is a string with no
+// escape or template sequence, a number, a name with attribute and index steps, `{}` or a one-line
+// list of those (trailing comma allowed), then blanks and a `#` or `//` comment; blank and comment
+// lines too. Each one is an attribute the parser reads without a diagnostic. The first line starts
+// at an attribute's name (the loop has skipped the indentation before it). No two parts of the
+// pattern can match the same blanks, and a shorter name or number never lets the rest match, so a
+// line that does not match fails in linear time. (A pattern for operators and calls as well was
+// slower than the loop: one pattern, many alternatives.)
+const STRING = '"[^"\\\\$%\\n]*"';
+const NAME = '[A-Za-z_][\\w-]*';
+const TRAVERSAL = `${NAME}(?:\\.${NAME}|\\.\\d+|\\[\\d+\\]|\\[${STRING}\\])*`;
+const NUMBER = '\\d+(?:\\.\\d+)?';
+const SIMPLE = `(?:${STRING}|${NUMBER}|${TRAVERSAL})`;
+const LIST = `\\[[ \\t]*(?:${SIMPLE}[ \\t]*(?:,[ \\t]*${SIMPLE}[ \\t]*)*(?:,[ \\t]*)?)?\\]`;
+const ATTRIBUTE_LINE = `${NAME}[ \\t]*=(?![=>])[ \\t]*(?:${SIMPLE}|${LIST}|\\{\\})`;
+const LINE_END = '(?:(?:#|//)[^\\n]*)?\\r?\\n';
+const PLAIN_LINES = new RegExp(`(?:[ \\t]*(?:${ATTRIBUTE_LINE}[ \\t]*)?${LINE_END})+`, 'y');
+/** One such attribute and its line break, nothing more. */
+const PLAIN_ATTRIBUTE = new RegExp(`${ATTRIBUTE_LINE}[ \\t]*${LINE_END}`, 'y');
+
 /** Set by openHeredoc: where the content ends (the closing line's start) and where its marker ends. */
 let heredocLimit = 0;
 let heredocCloseEnd = 0;
@@ -253,7 +274,7 @@ export function labelStringEnd(text: string, i: number): number {
  * closing `}`, or -1 when the skim is not sure the parser would read it without a diagnostic (or
  * finds one). Fills skimmedAttributes with the body's own attributes.
  */
-export function skimBody(text: string, from: number): number {
+export function skimBody(text: string, from: number, record: boolean): number {
   const n = text.length;
   skimmedAttributes.count = 0;
   let sp = 0;
@@ -335,6 +356,22 @@ export function skimBody(text: string, from: number): number {
 
     // A block body: `}`, an attribute or a nested block.
     if (top === BODY) {
+      // Lines of plain attributes (and blank and comment lines) at once where none is recorded, else one.
+      if (sp > 0 || !record) {
+        PLAIN_LINES.lastIndex = i;
+        if (PLAIN_LINES.test(text)) {
+          i = PLAIN_LINES.lastIndex;
+          continue;
+        }
+      } else {
+        PLAIN_ATTRIBUTE.lastIndex = i;
+        if (PLAIN_ATTRIBUTE.test(text)) {
+          const nameEnd = identEnd(text, i + 1);
+          recordAttribute(i, nameEnd, text.indexOf('=', nameEnd) + 1, PLAIN_ATTRIBUTE.lastIndex - 1); // value: to the line break
+          i = PLAIN_ATTRIBUTE.lastIndex;
+          continue;
+        }
+      }
       if (c === 125) {
         i++;
         if (sp === 0) return i;

@@ -59,14 +59,22 @@ export const TOKEN_NAMES: string[] = [
   '+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', '&&', '||', '!', 'invalid character',
 ];
 
+let sharedStarts = new Int32Array(4096);
+const MAX_SHARED_STARTS = 1 << 20;
+
 /** Maps UTF-16 offsets to 0-based line/character positions using a line-start table. */
 export class LineMap {
   readonly starts: Int32Array;
   readonly count: number;
   private hint = 0;
 
-  constructor(readonly text: string) {
-    let starts = new Int32Array(64);
+  /**
+   * `shared`: the line table goes into one buffer shared by every LineMap made so, for a caller that
+   * is done with each before it makes the next (the overview of many files): no typed array, off
+   * the V8 heap, allocated and collected per file.
+   */
+  constructor(readonly text: string, shared = false) {
+    let starts = shared ? sharedStarts : new Int32Array(64);
     let n = 1;
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
       if (n === starts.length) {
@@ -76,6 +84,7 @@ export class LineMap {
       }
       starts[n++] = i + 1;
     }
+    if (shared && starts.length <= MAX_SHARED_STARTS) sharedStarts = starts;
     this.starts = starts;
     this.count = n;
   }

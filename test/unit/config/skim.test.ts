@@ -35,6 +35,7 @@ function agrees(text: string, what: string): boolean {
 
 test('the skim reads the warm-up sample and the fixtures, with the same overview as the parse', () => {
   assert.ok(agrees(WARM_UP_SAMPLES.skim, 'skim sample'));
+  assert.ok(agrees(WARM_UP_SAMPLES.skim.replace(/\n/g, '\r\n'), 'skim sample, CRLF'));
   const read = FIXTURES.filter((t, i) => agrees(t, `fixture ${i}`)).length;
   const clean = FIXTURES.filter((t) => !parseHcl(t).diagnostics.length && !/%\{|::|[^\x00-\x7f]/.test(t)).length;
   assert.ok(read >= clean * 0.9, `read ${read} of ${clean} clean fixtures`);
@@ -63,6 +64,7 @@ const BAD_VALUES = [
   '"${}"', '"${a"', '"${a b}"', '"\\', 'a << b', 'a & b', 'a | b', 'a ~ b', '~', '@', 'a\n.b', '1 2',
   'a ?\nb : c', 'a\n? b : c', '{ a =\n1 }', '{ a\n= 1 }', 'f\n(1)', '"a', '<<EOT\nno end\n', '<<EOT x\nEOT', '{ a = 1, , b = 2 }',
   'a[*][*].*', 'x.*[*].*', '[a ? b : c ? d]', 'a ? b : c ? d', '(a ? b)', '{ (a) b }', 'a.1e5', '1a',
+  '"x" y', 'a.b c', '{} x', '[] []', '1.5.', 'a[0] b', '["a" "b"]', 'a["k"', '0x1F', 'a = = 1',
 ];
 /** Valid values the skim gives up on all the same (the parse reads them). */
 const UNSUPPORTED_VALUES = ['"%{ if a }b%{ endif }"', 'provider::x::y(1)', '"${a +\n b}"', '"é${a}" + é', '<<EOT\n%{ for x in y }${x}%{ endfor }\nEOT'];
@@ -72,6 +74,7 @@ const GOOD_VALUES = [
   '(1)', '{ a = 1, b = 2 }', '{\n  a = 1\n  "b" = 2\n  (c) = 3\n  d: 4\n}', 'a.b[0].c["d"]', 'a[*].b[0]', 'a.*.b', 'a.0.1', 'x.*[0]',
   '!a && !b || c == d != e < f <= g > h >= i', '"${a}-${~ b ~}"', '"a $${b} %%{c} \\"d\\" \\\\"', '<<EOT\nx ${a}\nEOT', '<<-EOT\n  y\n  EOT',
   '[for x in y : x if x != null]', '{ for k, v in m : k => v... if v }', '[for x in y :\n  x\n]', '[\n  for x in y : x\n]', 'a-b.c-d', '1.5e-3',
+  'a["k"].b', '[a.b, "c", 1.5,]', '{}', 'x # c', 'x // c', 'a-b', '"é"',
   '{ a = [\n  1\n] }', '{ for = 1 }', '[for]', 'x /* c */ + 1', '"${ {a = 1}.a }"', 'a[0][1]', 'true ? null : false', '-1', '[{ a = 1 }, { b = 2 }]',
 ];
 
