@@ -4,7 +4,7 @@
 // parse still reads all of it for diagnostics, but computes no ranges and no string values there.
 // Faster still, a file the skim (skim.ts) reads whole without a doubt: the blocks out of scope are
 // only skimmed, and of the blocks in scope only what the overview reports is parsed.
-import { Diagnostic, Range } from './ast';
+import { Diagnostic, Expression, Range } from './ast';
 import { extractModule, extractRequiredProviders, extractVariable, ModuleCall, RequiredProvider, ValueInfo, valueInfo, VariableDecl } from './extract';
 import { isJsonConfigFile, parseConfig } from './files';
 import { parseBlockAt, ParseScope, parseValueAt } from './parser';
@@ -143,7 +143,7 @@ function readInScope(text: string, lm: LineMap, type: string, typeStart: number,
     for (let a = 0; a < count; a += 4) {
       const isSource = !source && attributeNamed(text, attrs[a], attrs[a + 1], 'source');
       if (!isSource && (version || !attributeNamed(text, attrs[a], attrs[a + 1], 'version'))) continue;
-      const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
+      const expr = valueAt(text, lm, attrs[a + 2], attrs[a + 3]);
       if (!expr) return false;
       if (isSource) source = valueInfo(expr, text);
       else version = valueInfo(expr, text);
@@ -154,13 +154,38 @@ function readInScope(text: string, lm: LineMap, type: string, typeStart: number,
   let typeInfo: ValueInfo | null = null;
   for (let a = count - 4; a >= 0; a -= 4) {
     if (!attributeNamed(text, attrs[a], attrs[a + 1], 'type')) continue;
-    const expr = parseValueAt(text, lm, attrs[a + 2], attrs[a + 3]);
+    const expr = valueAt(text, lm, attrs[a + 2], attrs[a + 3]);
     if (!expr) return false;
     typeInfo = valueInfo(expr, text);
     break;
   }
   variables.push({ name, nameRange, range, type: typeInfo });
   return true;
+}
+
+/**
+ * The value in `text.slice(start, end)` (an attribute's, to its line break or `}`) as parseValueAt
+ * gives it. The two most common forms are built here without the parser, as it builds them: a
+ * quoted string with no escape or template sequence (its fast path) and a lone name.
+ */
+function valueAt(text: string, lm: LineMap, start: number, end: number): Expression | undefined {
+  let s = start;
+  while (s < end && (text.charCodeAt(s) === 32 || text.charCodeAt(s) === 9)) s++;
+  let e = end;
+  while (e > s && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9 || text.charCodeAt(e - 1) === 13)) e--;
+  const c = text.charCodeAt(s);
+  if (c === 34 && e - s >= 2 && text.charCodeAt(e - 1) === 34) {
+    let i = s + 1;
+    for (; i < e - 1; i++) {
+      const d = text.charCodeAt(i);
+      if (d === 34 || d === 92 || d === 36 || d === 37 || d === 10) break;
+    }
+    if (i === e - 1) return { kind: 'literal', value: text.slice(s + 1, e - 1), range: lm.range(s, e), unterminated: undefined, quoting: 'quoted' };
+  } else if (isIdentStart(c) && identEnd(text, s + 1) === e) {
+    const name = text.slice(s, e);
+    if (name !== 'true' && name !== 'false' && name !== 'null') return { kind: 'variable', name, range: lm.range(s, e) };
+  }
+  return parseValueAt(text, lm, start, end);
 }
 
 function attributeNamed(text: string, start: number, end: number, name: string): boolean {
