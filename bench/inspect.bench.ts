@@ -124,7 +124,7 @@ export async function run(report: BenchReporter): Promise<void> {
   const phases = phaseRuns.reduce((a, b) => (total(b) < total(a) ? b : a));
   report.note(`phases of one cold process (compiled modules, best total of 3), after Node's start-up S: load ${ms(phases.load)}, walk ${ms(phases.walk)}, ` +
     `read ${ms(phases.read)}, parse + render cold ${ms(phases.parse)} (warm: P = ${ms(P)}), document + escaping ${ms(phases.document)}; ` +
-    `the cold parse less P, ${ms(phases.parse - P)}, is mostly V8 compiling the parser while it runs (cold code, young heap)`);
+    `the cold parse less P, ${ms(phases.parse - P)}, is mostly V8 compiling the skim and the parser while they run (cold code, young heap)`);
   const start = nodeStartup(5);
   if (start.withoutExtraCaMs !== undefined) {
     report.note(`Node's start-up without this environment's NODE_EXTRA_CA_CERTS (${process.env.NODE_EXTRA_CA_CERTS}, a CA bundle parsed at every start): ${ms(start.withoutExtraCaMs)} (with it: ${ms(start.ms)}; medians of 5)`);
