@@ -97,8 +97,13 @@ function rangeAt(d: number, r: Range): string {
   ]);
 }
 
+/** What follows `"path"` in the object of a file with nothing to report, at depth 2. */
+const EMPTY_FILE_TAIL = ',\n      "modules": [],\n      "requiredProviders": [],\n      "variables": [],\n      "diagnostics": []\n    }';
+
 /** One file object of the `inspect --json` document, serialized at depth 2 (see summaryToJson for its shape). */
 export function fileJson(p: string, s: ConfigOverview): string {
+  // Most files of a large tree (resources, outputs) have nothing to report: their object is a constant tail.
+  if (!s.modules.length && !s.requiredProviders.length && !s.variables.length && !s.diagnostics.length) return `{\n      "path": ${JSON.stringify(p)}${EMPTY_FILE_TAIL}`;
   const d = 2;
   return objectAt(d, [
     `"path": ${JSON.stringify(p)}`,

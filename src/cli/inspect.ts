@@ -93,11 +93,15 @@ function findTargets(positionals: string[], cwd: string): { targets: Target[]; s
   // .tofu precedence (applyTofuPrecedence's rule): a file is hidden by its .tofu twin in the same
   // directory. Every abs here is absolute and normalized, so the twin's name is compared as is.
   const present = new Set<string>();
-  for (const t of byShown.values()) present.add(t.abs);
+  let tofu = false; // a twin can only be present when some file is a .tofu or .tofu.json one
+  for (const t of byShown.values()) {
+    present.add(t.abs);
+    if (!tofu && (t.abs.endsWith('.tofu') || t.abs.endsWith('.tofu.json'))) tofu = true;
+  }
   const targets: Target[] = [];
   const shadowed: string[] = [];
   for (const t of byShown.values()) {
-    const twin = tofuTwin(t.abs);
+    const twin = tofu ? tofuTwin(t.abs) : null;
     if (twin !== null && present.has(twin) && !t.explicit) shadowed.push(t.shown);
     else targets.push(t);
   }

@@ -97,6 +97,7 @@ test('inspect --json: exact shape, literals vs expressions, nulls, ranges, diagn
 
 test('inspect --json writes exactly what JSON.stringify(…, null, 2) writes of the documented objects', async () => {
   const dir = fixture();
+  writeFileSync(path.join(dir, 'outputs.tf'), 'output "nothing_to_report" {\n  value = 1\n}\n'); // an object with every list empty
   // Strings JSON must escape, in every place a string is written: paths, names, literals, expressions, messages.
   writeFileSync(path.join(dir, 'tricky (q) é.tf'), [
     'module "quo\\"te" {',
