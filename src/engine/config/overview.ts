@@ -8,7 +8,8 @@ import { Diagnostic, Expression, Range } from './ast';
 import { extractModule, extractRequiredProviders, extractVariable, ModuleCall, RequiredProvider, ValueInfo, valueInfo, VariableDecl } from './extract';
 import { isJsonConfigFile, parseConfig } from './files';
 import { parseBlockAt, ParseScope, parseValueAt } from './parser';
-import { identEnd, isIdentStart, labelStringEnd, skimBody, skimmedAttributes, skipBlank } from './skim';
+import { skimBody } from './skim';
+import { identEnd, isIdentStart, labelStringEnd, skimmedAttributes, skipBlank } from './skimhelpers';
 import { decode } from './templates';
 import { LineMap } from './tokens';
 

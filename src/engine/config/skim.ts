@@ -17,8 +17,6 @@ import {
   PLAIN_ATTRIBUTE, PLAIN_LINES, quotedTextEnd, recordAttribute, skimmedAttributes, skipBlank,
 } from './skimhelpers';
 
-export { identEnd, isIdentStart, labelStringEnd, skimmedAttributes, skipBlank } from './skimhelpers';
-
 /** Frames deeper than this, or more `?` than MAX_COND in one frame: given up (the parser bounds its depth). */
 const MAX_FRAMES = 20;
 const MAX_COND = 5;
