@@ -228,3 +228,17 @@ export function archiveHashFloor(archives: string[], parallel: number, command: 
 function ms0(x: number): string {
   return `${x.toFixed(0)} ms`;
 }
+
+/**
+ * A floor line whose goal is not reached yet (issue 32: ≤ 1.5× for whole CLI processes). The
+ * target is a guard at today's figure with margin for a slower or busier machine, so a regression
+ * fails the bench while the goal stays open; the goal and whether this run met it are printed on
+ * the line itself. When a goal is met on this machine kind, the guard becomes the goal.
+ */
+export function reportAgainstFloorGoal(report: BenchReporter, name: string, measuredMs: number, floor: Floor, guard: number, goal: { factor: number; issue: string }): boolean {
+  const x = measuredMs / floor.ms;
+  const ok = x <= guard;
+  const goalText = `${goal.issue}'s goal ≤ ${goal.factor}×: ${x <= goal.factor ? 'met' : 'not yet'}`;
+  report.result(name, `${x.toFixed(2)}× (${measuredMs.toFixed(0)} ms)`, `≤ ${guard}× floor, a guard (${goalText}); floor: ${floor.what} = ${floor.ms.toFixed(0)} ms`, ok);
+  return ok;
+}
