@@ -112,6 +112,10 @@ export class HttpClient {
           throw err;
         }
         const body = await readCapped(res, finalUrl, maxBytes);
+        // undici hands a kept-alive connection back to its pool on the next setImmediate after the
+        // answer ended; a request the caller sends at once would find it busy and open (and
+        // TLS-handshake) a new one. One turn first: it is reused (issue 32: lock's SHA256SUMS).
+        await afterConnectionReleased();
         return { url: finalUrl, status: res.statusCode, headers: flatten(res.headers), body };
       } catch (err) {
         discard(res.body);
@@ -257,6 +261,11 @@ export class HttpClient {
       }
     }
   }
+}
+
+/** Resolves after the setImmediate callbacks queued so far, undici's connection release among them. */
+function afterConnectionReleased(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Destroy a response body without an unhandled 'error' event. */
