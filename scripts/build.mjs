@@ -53,6 +53,26 @@ const lazyVendor = (names) => ({
   },
 });
 
+// Node's own modules that only some of a CLI command's work needs (child_process: git and the
+// credentials helper; tls and net: the first request; worker_threads: the hash and signature
+// workers; zlib: unpacking and packing; crypto: hashing and temp names) are, in the CLI bundles,
+// stubs of the same kind: getters that require() the module on first use. An esbuild bundle
+// requires every import at load; an unchanged `mirror` re-run, which sends no request and starts no
+// worker, spent ≈ 8 ms loading these (child_process alone pulls in net and dgram).
+const LAZY_BUILTINS = ['child_process', 'tls', 'net', 'worker_threads', 'zlib', 'crypto'];
+const lazyBuiltinStubs = Object.fromEntries(LAZY_BUILTINS.map((name) => [name, [
+  `let m; const load = () => (m ??= require(${JSON.stringify(`node:${name}`)}));`,
+  `for (const k of ${JSON.stringify(Object.keys(require(`node:${name}`)))}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+].join('\n')]));
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`) }, (a) =>
+      (a.namespace === 'lazy-builtin' ? undefined : { path: a.path.replace(/^node:/, ''), namespace: 'lazy-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({ contents: lazyBuiltinStubs[a.path], loader: 'js' }));
+  },
+};
+
 // The extension bundle is always minified (with a source map): VS Code loads it on activation.
 // __tofu_registry_t0 / _t1: when the bundle started and finished evaluating (activate() reports
 // evaluation + its own time; what the host does between loading the module and calling activate(),
@@ -147,9 +167,9 @@ const cliGroups = {
       (/[\\/]src[\\/]cli\.ts$/.test(a.importer) ? { path: `./cli-${a.path.slice('./cli/'.length)}.js`, external: true } : undefined));
   },
 };
-await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [cliGroups, lazyVendor(LAZY)] });
+await build({ ...common, minify: true, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` }, plugins: [cliGroups, lazyVendor(LAZY), lazyBuiltins] });
 chmodSync('dist/cli.js', 0o755);
-await build({ ...common, minify: true, entryPoints: Object.fromEntries(CLI_GROUPS.map((g) => [`cli-${g}`, `src/cli/${g}.ts`])), outdir: 'dist', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY)] });
+await build({ ...common, minify: true, entryPoints: Object.fromEntries(CLI_GROUPS.map((g) => [`cli-${g}`, `src/cli/${g}.ts`])), outdir: 'dist', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY), lazyBuiltins] });
 // The hash pool's worker thread (src/engine/providerpkg/hash-worker.ts) needs a file of its own: both
 // bundles start it as dist/hash-worker.js (beside them); it loads yauzl from dist/vendor as they do.
 // The vsix (.vscodeignore) and the npm package (.npmignore) ship it.

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli';
 import { mirrorProviders } from '../../../src/engine/mirror';
@@ -195,4 +195,44 @@ test('CLI: hash prints h1 and zh per file, --json as [{path,h1,zh}]', async () =
   const io3 = capture();
   assert.equal(await main(['hash', join(fx.root, 'missing.zip')], io3), 1);
   assert.match(io3.err, /missing\.zip/);
+});
+
+test('the bundled CLI: an unchanged re-run sends nothing and loads none of Node\'s network, process, worker or zlib modules', async (t) => {
+  const cli = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
+  if (!existsSync(cli)) return t.skip('dist/ not built (npm run build)');
+  const out = outDir();
+  const dir = config();
+  const work = tempDir('mirror-cli-run-');
+  const env = { HOME: fx.root, PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, XDG_CACHE_HOME: join(work, 'cache') };
+  // Which of Node's own modules the process loaded, written at exit by a preload (stdout goes to a
+  // file: a pipe would make Node load net for stdout itself).
+  const preload = join(work, 'loaded-modules.js');
+  writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, '\\n@loaded ' + JSON.stringify(process.moduleLoadList) + '\\n'));");
+  const run = async () => {
+    const file = join(work, 'stdout.json');
+    const fd = openSync(file, 'w');
+    try {
+      // (not spawnSync: the registry answers from this process)
+      const child = spawn(process.execPath, ['-r', preload, cli, 'mirror', '--json', '--out', out, '--ca-file', fx.reg.caCertPath, '--platform', 'linux_amd64', dir],
+        { env, stdio: ['ignore', fd, 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (c) => { stderr += c; });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(code, 0, stderr);
+      const loaded = JSON.parse(stderr.slice(stderr.lastIndexOf('\n@loaded ') + 9).split('\n')[0]) as string[];
+      return { doc: JSON.parse(readFileSync(file, 'utf8')), loaded: new Set(loaded) };
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const first = await run();
+  assert.equal(first.doc.mirrored.length, 2);
+  assert.ok(first.loaded.has('NativeModule tls'), 'a first run downloads (the check below can see a module load)');
+  fx.reg.server.resetLog();
+  const again = await run();
+  assert.equal(again.doc.upToDate.length, 2);
+  assert.deepEqual(fx.reg.server.requests.map((r) => r.path), []);
+  // Required on first use (scripts/build.mjs, lazy builtins): a re-run that asks nothing and
+  // hashes nothing does not pay for loading them.
+  for (const m of ['child_process', 'tls', 'net', 'worker_threads', 'zlib']) assert.ok(!again.loaded.has(`NativeModule ${m}`), `${m} loaded by a re-run`);
 });
