@@ -4,8 +4,7 @@
 // single-line attributes; hashes sorted, deduplicated, one per line, each with a trailing comma.
 // The constraints string is getproviders.VersionConstraintsString: every term of every constraint,
 // deduplicated and ordered by version, then by operator.
-import { compareIdentifiers } from 'semver';
-import { compareVersions, ConstraintTerm, parseConstraint } from '../versions';
+import { compareIdentifiers, compareVersions, ConstraintTerm, parseConstraint } from '../versions';
 
 export const LOCK_FILE_NAME = '.terraform.lock.hcl';
 

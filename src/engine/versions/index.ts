@@ -4,3 +4,4 @@
 export * from './version';
 export * from './constraints';
 export * from './select';
+export { compareIdentifiers } from './semver-identifiers';

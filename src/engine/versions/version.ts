@@ -3,7 +3,7 @@
 //                "1.2.3.4" is a release `tofu init` accepts and installs —, "1.0.0beta").
 //  - 'provider': apparentlymart/go-versions (1–3 numeric parts padded with 0, no "v" prefix).
 // Ordering is semantic-versioning precedence (build metadata ignored), via `semver`.
-import * as semver from 'semver';
+import { compareIdentifiers } from './semver-identifiers';
 
 export type VersionRules = 'module' | 'provider';
 
@@ -112,7 +112,7 @@ function semverComparePrereleases(a: string, b: string): number {
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     if (pa[i] === undefined) return -1;
     if (pb[i] === undefined) return 1;
-    const c = semver.compareIdentifiers(pa[i], pb[i]);
+    const c = compareIdentifiers(pa[i], pb[i]);
     if (c !== 0) return c;
   }
   return 0;
