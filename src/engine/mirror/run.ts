@@ -9,6 +9,7 @@ import { isBuiltInProvider } from '../addresses/provider-source';
 import { selectVersions } from '../versions';
 import { matchesAnyHash, sha256File } from '../providerpkg/hash';
 import { MirrorOutput } from './layout';
+import type { ArchiveEntry } from './layout';
 import { archiveFilename, collisionText, FileNameClaims } from '../fstree/safe-paths';
 import { mapLimit } from '../fstree';
 import { ArchiveSource, fetchSlots, MirrorStepError, smallRequestLimit } from '../providersources/sources';
@@ -132,6 +133,19 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
   const slots = fetchSlots(concurrency);
   // names taken per provider directory: the versions OUT lists first, then this run's in target order
   const claims = new FileNameClaims();
+  // V.json as OUT had it when the run started, read once per version rather than once per platform:
+  // a platform's entry is only ever written by that platform's own target, after it read this.
+  const listings = new Map<string, Promise<Record<string, ArchiveEntry>>>();
+  const listed = (t: MirrorTarget) => {
+    const key = `${t.provider} ${t.version}`;
+    let p = listings.get(key);
+    if (!p) {
+      p = output.readArchives(t.address, t.version);
+      p.catch(() => undefined); // (each target that awaits it reports the failure)
+      listings.set(key, p);
+    }
+    return p;
+  };
   const claim = async (t: MirrorTarget, dir: string): Promise<{ other: string; names: string[] } | undefined> => {
     const names = [`${t.version}.json`, archiveFilename(t.address.type, t.version, t.platform)];
     const other = await claims.claim(dir, t.version, names, async () =>
@@ -158,7 +172,7 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
         const collision = await claim(t, paths.dir);
         if (collision) throw new MirrorStepError('path', collisionText(collision.names, collision.other));
         await output.sweep(paths.dir); // leftovers of a killed run, also where nothing needs downloading
-        const current = await upToDateHashes(output, t, paths, opts.signal);
+        const current = await upToDateHashes(output, t, paths, listed, opts.signal);
         if (current) {
           const disagree = lockMismatch(current, t);
           if (disagree) throw new MirrorStepError('lock-hash', `the archive already in the mirror (${current.h1} ${current.zh}) matches none of the hashes in ${disagree}`);
@@ -203,11 +217,11 @@ export async function executeMirror(opts: ExecuteOptions): Promise<Omit<MirrorRe
  * platform with our file name and a zh: hash, and the file's sha256 matches it. Those hashes were
  * verified against the registry (shasum, signed SHA256SUMS) when the archive was placed.
  */
-async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { path: string; name: string }, signal?: AbortSignal):
-  Promise<{ h1: string; zh: string } | undefined> {
+async function upToDateHashes(output: MirrorOutput, t: MirrorTarget, paths: { path: string; name: string },
+  archives: (t: MirrorTarget) => Promise<Record<string, ArchiveEntry>>, signal?: AbortSignal): Promise<{ h1: string; zh: string } | undefined> {
   let listed;
   try {
-    listed = (await output.readArchives(t.address, t.version))[t.platform];
+    listed = (await archives(t))[t.platform];
   } catch (err) {
     throw new MirrorStepError('write', errorText(err));
   }
