@@ -12,6 +12,7 @@ import { Engine } from '../../../src/engine/engine';
 import { gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../../../src/engine/git';
 import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
 import { tempDir } from '../../support/temp';
+import { startConnectProxy } from '../../support/connect-proxy';
 import { TestHttpsServer } from '../../support/https-server';
 import { testPki } from '../../support/tls';
 
@@ -127,24 +128,8 @@ test('one ls-remote per remote for many callers, none on a re-run within the TTL
 });
 
 test('the engine\'s proxy setting reaches git too (CONNECT through it); its NO_PROXY hosts bypass it', { timeout: 60_000 }, async () => {
-  const http = await import('node:http');
-  const net = await import('node:net');
-  const connects: string[] = [];
-  const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
-  proxy.on('connect', (req, client, head) => {
-    connects.push(String(req.url));
-    const [host, port] = String(req.url).split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  const proxy = await startConnectProxy();
+  const { connects, url: proxyUrl } = proxy;
   const home = gitClientHome({ username: USER, password: PASSWORD });
   try {
     const via = engine(home.env, { proxy: proxyUrl });
@@ -159,7 +144,7 @@ test('the engine\'s proxy setting reaches git too (CONNECT through it); its NO_P
       assert.deepEqual(connects, []);
     } finally { await bypass.dispose(); }
   } finally {
-    await new Promise<void>((r) => proxy.close(() => r()));
+    await proxy.close();
   }
 });
 

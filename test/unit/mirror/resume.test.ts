@@ -197,9 +197,9 @@ test('CLI: hash prints h1 and zh per file, --json as [{path,h1,zh}]', async () =
   assert.match(io3.err, /missing\.zip/);
 });
 
-test('the bundled CLI: an unchanged re-run sends nothing and loads none of Node\'s network, process, worker or zlib modules', async (t) => {
+test('the bundled CLI: an unchanged re-run sends nothing and loads none of Node\'s network, process, worker or zlib modules', async () => {
   const cli = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
-  if (!existsSync(cli)) return t.skip('dist/ not built (npm run build)');
+  assert.ok(existsSync(cli), 'dist/ is not built: run npm run build (npm test and npm run test:unit do)');
   const out = outDir();
   const dir = config();
   const work = tempDir('mirror-cli-run-');

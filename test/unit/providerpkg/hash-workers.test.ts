@@ -76,7 +76,8 @@ test('hash workers: when no worker can start, the same answers come from this th
 });
 
 test('hash workers: the bundles\' worker (dist/hash-worker.js) serves the pool, and dist/cli.js hash uses it and exits',
-  { skip: existsSync(join(DIST, 'hash-worker.js')) ? false : 'dist/ is not built (npm run build)' }, async () => {
+  async () => {
+    assert.ok(existsSync(join(DIST, 'hash-worker.js')), 'dist/ is not built: run npm run build (npm test and npm run test:unit do)');
     await configureHashing({ workerFile: join(DIST, 'hash-worker.js') });
     const pkg = await bigPackage('dist.zip');
     assert.deepEqual(await hashPackage(pkg.path), { h1: pkg.h1, zh: pkg.zh, size: readFileSync(pkg.path).length });

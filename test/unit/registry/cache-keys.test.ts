@@ -8,12 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { EngineOptions } from '../../../src/engine/engine';
 import { ModuleResolver } from '../../../src/engine/modulepkg/resolve';
 import { RegistryError } from '../../../src/engine/net/errors';
+import { startConnectProxy } from '../../support/connect-proxy';
 import { sendJson } from '../../support/https-server';
 import { testEngine, withRegistry } from '../../support/registry-helpers';
 import type { TestRegistry } from '../../support/registry-server';
@@ -61,33 +60,20 @@ test('cache key: the CA file by content — rewritten with another CA, the cache
 
 test('cache key: the proxy — an answer fetched directly is not served to a run through a proxy, and vice versa', () => withRegistry({}, async (reg) => {
   const cacheDir = join(tempDir('cache-proxy-'), 'cache');
-  let tunnels = 0;
-  const proxy = createServer((_req, res) => { res.writeHead(405); res.end(); });
-  proxy.on('connect', (req, socket, head) => {
-    tunnels++;
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  const proxy = await startConnectProxy();
+  const proxyUrl = proxy.url;
+  const tunnels = () => proxy.connects.length;
   try {
     assert.equal((await listWith(reg, { cacheDir })).cached, false);
     const viaProxy = await listWith(reg, { cacheDir, proxy: proxyUrl });
     assert.equal(viaProxy.cached, false);
-    assert.ok(tunnels > 0 && viaProxy.requests > 0, 'asked again, through the proxy');
-    const tunnelsBefore = tunnels;
+    assert.ok(tunnels() > 0 && viaProxy.requests > 0, 'asked again, through the proxy');
+    const tunnelsBefore = tunnels();
     assert.equal((await listWith(reg, { cacheDir, proxy: proxyUrl })).cached, true);
-    assert.equal(tunnels, tunnelsBefore);
+    assert.equal(tunnels(), tunnelsBefore);
     assert.equal((await listWith(reg, { cacheDir })).cached, true, 'the direct answer is still there for direct runs');
   } finally {
-    await new Promise<void>((r) => proxy.close(() => r()));
+    await proxy.close();
   }
 }));
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RegistryError } from '../../../src/engine/net/errors';
 import { Engine } from '../../../src/engine/engine';
+import { startConnectProxy } from '../../support/connect-proxy';
 import { testEngine, withRegistry, tempDir } from '../../support/registry-helpers';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,24 +114,8 @@ test('User-Agent identifies the tool', () => withRegistry({}, async (reg) => {
 }));
 
 test('proxy: HTTPS_PROXY tunnels registry requests (CONNECT), NO_PROXY bypasses it', () => withRegistry({}, async (reg) => {
-  const http = await import('node:http');
-  const net = await import('node:net');
-  const connects: string[] = [];
-  const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
-  proxy.on('connect', (req, client, head) => {
-    connects.push(String(req.url));
-    const [host, port] = String(req.url).split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  const proxy = await startConnectProxy();
+  const { connects, url: proxyUrl } = proxy;
   try {
     const viaEnv = testEngine(reg, { env: { HOME: '/nonexistent', HTTPS_PROXY: proxyUrl } });
     assert.equal((await viaEnv.listModuleVersions(`${reg.host}/acme/network/aws`)).versions.length, 9);
@@ -149,8 +134,7 @@ test('proxy: HTTPS_PROXY tunnels registry requests (CONNECT), NO_PROXY bypasses 
     assert.deepEqual(connects, []);
     await bypass.dispose();
   } finally {
-    proxy.closeAllConnections?.();
-    await new Promise<void>((r) => proxy.close(() => r()));
+    await proxy.close();
   }
 }));
 

@@ -5,16 +5,16 @@
 // package; the CLI and the extension load this file instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { connect as netConnect, AddressInfo } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startConnectProxy } from '../../support/connect-proxy';
 import { withRegistry } from '../../support/registry-helpers';
 
 const VENDOR = join(__dirname, '..', '..', '..', '..', 'dist', 'vendor', 'undici.js');
 
 test('dist/vendor/undici.js: Agent, EnvHttpProxyAgent (CONNECT, NO_PROXY) and request() with the engine\'s dispatcher only',
-  { skip: existsSync(VENDOR) ? false : 'dist/ is not built (npm run build)' }, () => withRegistry({}, async (reg) => {
+  () => withRegistry({}, async (reg) => {
+    assert.ok(existsSync(VENDOR), 'dist/ is not built: run npm run build (npm test and npm run test:unit do)');
     const u = require(VENDOR) as typeof import('undici');
     const ca = readFileSync(reg.caCertPath, 'utf8');
     const url = `https://${reg.host}/.well-known/terraform.json`;
@@ -28,22 +28,8 @@ test('dist/vendor/undici.js: Agent, EnvHttpProxyAgent (CONNECT, NO_PROXY) and re
     assert.ok((await body(agent))['providers.v1'], 'discovery document through the Agent');
     await agent.close();
 
-    const connects: string[] = [];
-    const proxy = createServer((_req, res) => { res.writeHead(405); res.end(); });
-    proxy.on('connect', (req, client, head) => {
-      connects.push(String(req.url));
-      const [host, port] = String(req.url).split(':');
-      const upstream = netConnect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startConnectProxy();
+    const { connects, url: proxyUrl } = proxy;
     try {
       for (const noProxy of ['', '127.0.0.1']) {
         connects.length = 0;
@@ -53,8 +39,7 @@ test('dist/vendor/undici.js: Agent, EnvHttpProxyAgent (CONNECT, NO_PROXY) and re
         await viaProxy.close();
       }
     } finally {
-      proxy.closeAllConnections?.();
-      await new Promise<void>((r) => proxy.close(() => r()));
+      await proxy.close();
     }
 
     // Never a process-global dispatcher (it would carry none of the engine's CAs, proxy or timeouts).
