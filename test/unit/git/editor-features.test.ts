@@ -16,10 +16,11 @@ import { objectReader, settingsFrom } from '../../../src/features/settings';
 import type { FeatureContext } from '../../../src/features/context';
 import { collectRefs } from '../../../src/features/refs';
 import { registryCompletions } from '../../../src/features/completion';
-import { registryDiagnostics, unreachableNotice } from '../../../src/features/diagnostics';
+import { unreachableNotice } from '../../../src/features/diagnostics';
 import { registryHover } from '../../../src/features/hover';
 import { fixLenses, quickFixesAt } from '../../../src/features/fixes';
 import { GitHttpServer, gitClientHome, makeRepo, MadeRepo, startGitHttpServer } from '../../support/git-server';
+import { settledDiagnostics } from '../../support/settled-diagnostics';
 import { tempDir } from '../../support/temp';
 import { testPki } from '../../support/tls';
 
@@ -47,14 +48,7 @@ describe('git module sources in the features layer (both adapters)', () => {
 
   async function diagnose(ctx: FeatureContext, ...sources: string[]) {
     const d = doc(...sources);
-    let r = registryDiagnostics(ctx, d.refs, new Set());
-    let last = Date.now();
-    const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, d.refs, new Set()); });
-    try {
-      // Settled: nothing on its way and nothing new for 300 ms (a slow ls-remote on a busy machine is not "no answer").
-      for (const t0 = Date.now(); (ctx.lookup.pendingCount > 0 || Date.now() - last < 300) && Date.now() - t0 < 20_000;) await new Promise((res) => setTimeout(res, 25));
-    } finally { sub.dispose(); }
-    return { ...d, ...r };
+    return { ...d, ...(await settledDiagnostics(ctx, d.refs)) };
   }
 
   before(async () => {

@@ -26,6 +26,7 @@ import { planUpgradeToNewest } from '../../../src/engine/deps/upgrade';
 import { depNode } from '../../../src/features/depsTree';
 import { ModuleTypes } from '../../../src/features/moduleTypes';
 import { DEFAULT_USERS, pushForeignArtifact, startOciRegistry, TestOciRegistry } from '../../support/oci-registry';
+import { settledDiagnostics } from '../../support/settled-diagnostics';
 import { removeTempDir, tempDir } from '../../support/temp';
 
 const ANN = 'org.opencontainers.image.';
@@ -54,16 +55,9 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
   }
   const offsetIn = (text: string, needle: string, delta = 0) => text.indexOf(needle) + delta;
 
-  /** registryDiagnostics recomputed as an adapter does on every settled lookup, until 300 ms pass without one. */
   async function diagnose(ctx: FeatureContext, source: string) {
     const d = doc(source);
-    let r = registryDiagnostics(ctx, d.refs, new Set());
-    let last = Date.now();
-    const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, d.refs, new Set()); });
-    try {
-      for (const t0 = Date.now(); (ctx.lookup.pendingCount > 0 || Date.now() - last < 300) && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
-    } finally { sub.dispose(); }
-    return { ...d, ...r };
+    return { ...d, ...(await settledDiagnostics(ctx, d.refs, 10_000)) };
   }
 
   before(async () => {
@@ -196,12 +190,7 @@ describe('oci:// module calls in the features layer (both adapters)', () => {
     const text = `module "a" {\n  source = "oci://${reg.host}/mods/net?tag=1.0.0"\n}\n\nmodule "b" {\n  source = "oci://${reg.host}/mods/other?tag=1.0.0"\n}\n\nmodule "c" {\n  source = "oci://${reg.host}/mods/net?tag=1.2.0"\n}\n`;
     const refs = collectRefs(parseConfig(text, 'main.tf'), text);
     reg.resetLog();
-    let r = registryDiagnostics(ctx, refs, new Set());
-    let last = Date.now();
-    const sub = ctx.lookup.onDidSettle(() => { last = Date.now(); r = registryDiagnostics(ctx, refs, new Set()); });
-    try {
-      for (const t0 = Date.now(); (ctx.lookup.pendingCount > 0 || Date.now() - last < 300) && Date.now() - t0 < 10_000;) await new Promise((res) => setTimeout(res, 25));
-    } finally { sub.dispose(); }
+    const r = await settledDiagnostics(ctx, refs, 10_000);
     assert.deepEqual(r.diagnostics.map((x) => x.code), ['auth'], JSON.stringify(r.diagnostics));
     assert.match(r.diagnostics[0].message, new RegExp(`${reg.host.replace(/\./g, '\\.')} rejected the credentials from oci_credentials`));
     assert.equal(reg.requests.filter((q) => q.auth).length, 1, 'one request offered the credentials');
