@@ -9,6 +9,27 @@ import type { TestRegistry } from '../support/registry-server';
 
 export const EXTENSION_ID = 'tofu-registry.tofu-registry';
 
+export interface WindowStubs {
+  /** Replaces a `vscode.window` function until `restoreAll` (the extension shares this API object). */
+  stub<K extends keyof typeof vscode.window>(name: K, fn: unknown): void;
+  /** Puts back every replaced function, last replaced first (call it in afterEach). */
+  restoreAll(): void;
+}
+
+export function windowStubs(): WindowStubs {
+  const restore: Array<() => void> = [];
+  return {
+    stub(name, fn) {
+      const w = vscode.window as unknown as Record<string, unknown>;
+      const original = w[name];
+      w[name] = fn;
+      assert.equal(vscode.window[name], fn, `vscode.window.${name} can be stubbed`);
+      restore.push(() => { w[name] = original; });
+    },
+    restoreAll() { while (restore.length) restore.pop()!(); },
+  };
+}
+
 export async function extensionApi(): Promise<TofuRegistryApi> {
   const ext = vscode.extensions.getExtension<TofuRegistryApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is loaded`);

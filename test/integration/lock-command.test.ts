@@ -11,7 +11,7 @@ import type { LockReport } from '../../src/engine/lock';
 import { h1OfZip } from '../../src/engine/providerpkg/hash';
 import { HOST_PLATFORM } from '../support/platform';
 import type { BuiltRelease } from '../support/provider-packages';
-import { extensionApi, ourDiagnostics, trustTestCa, waitFor, workspaceDir } from './editor-helpers';
+import { extensionApi, ourDiagnostics, trustTestCa, waitFor, windowStubs, workspaceDir } from './editor-helpers';
 import { KNOWN, LockRegistry, startLockRegistry } from './lock-registry';
 
 const TEAM = ['darwin_arm64', 'linux_amd64'];
@@ -24,7 +24,7 @@ describe('Lock providers command and team platforms (real extension host, HTTPS 
   let H: string;
   let widget: BuiltRelease[];
   const made: string[] = [];
-  const restore: Array<() => void> = [];
+  const { stub, restoreAll } = windowStubs();
   const cfg = () => vscode.workspace.getConfiguration('tofuRegistry');
   const setTeam = (value: string[] | undefined) => cfg().update('lock.platforms', value, vscode.ConfigurationTarget.Global);
   const codes = (uri: vscode.Uri) => ourDiagnostics(uri).map((d) => String(d.code)).filter((c) => c.startsWith('lock-')).sort();
@@ -41,13 +41,6 @@ describe('Lock providers command and team platforms (real extension host, HTTPS 
     return dir;
   };
   const snapshot = (path: string) => ({ text: readFileSync(path, 'utf8'), mtimeMs: statSync(path).mtimeMs, ino: statSync(path).ino });
-  /** Replaces a `vscode.window` function until the end of the test (the extension shares this API object). */
-  const stub = <K extends keyof typeof vscode.window>(name: K, fn: unknown) => {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fn;
-    restore.push(() => { w[name] = original; });
-  };
   /** A lock block as tofu writes it (no constraints line: the configuration sets none). */
   const block = (address: string, version: string, hashes: string[]) =>
     `provider "${address}" {\n  version = "${version}"\n  hashes = [\n${hashes.map((h) => `    "${h}",\n`).join('')}  ]\n}\n`;
@@ -66,7 +59,7 @@ describe('Lock providers command and team platforms (real extension host, HTTPS 
     await lr.serve(await lr.build('slow', ['1.0.0'], ['darwin_arm64', 'linux_amd64']), false);
     await trustTestCa(await extensionApi(), lr.reg);
   });
-  afterEach(() => { while (restore.length) restore.pop()!(); });
+  afterEach(restoreAll);
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await setTeam(undefined);

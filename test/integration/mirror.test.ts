@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { MirrorReport } from '../../src/engine/mirror';
 import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '../support/provider-packages';
-import { workspaceDir } from './editor-helpers';
+import { windowStubs, workspaceDir } from './editor-helpers';
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
 import { tempDir } from '../support/temp';
 
@@ -17,16 +17,8 @@ describe('Mirror providers command', function () {
   let reg: TestRegistry;
   let files: PackageFiles;
   let previousCa: string | undefined;
-  const restore: Array<() => void> = [];
-  /** Replaces a `vscode.window` function for one test (the extension shares this API object). */
-  const stub = <K extends keyof typeof vscode.window>(name: K, fn: unknown) => {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fn;
-    assert.equal(vscode.window[name], fn, `vscode.window.${name} can be stubbed`);
-    restore.push(() => { w[name] = original; });
-  };
-  afterEach(() => { while (restore.length) restore.pop()!(); });
+  const { stub, restoreAll } = windowStubs();
+  afterEach(restoreAll);
   // Other features show progress too (the dependencies view refreshes when the files a test
   // writes appear): only the mirror's notification goes to a test's stub, the rest to VS Code.
   const realWithProgress = vscode.window.withProgress;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ModuleMirrorReport } from '../../src/engine/modmirror';
-import { extensionApi, waitFor, workspaceDir } from './editor-helpers';
+import { extensionApi, waitFor, windowStubs, workspaceDir } from './editor-helpers';
 import { startModuleOrigin, ModuleOrigin } from '../support/module-origin';
 import { tempDir } from '../support/temp';
 
@@ -18,14 +18,8 @@ describe('Mirror modules command', function () {
   this.timeout(60_000);
   let o: ModuleOrigin;
   const previous: Record<string, string | undefined> = {};
-  const restore: Array<() => void> = [];
-  const stub = <K extends keyof typeof vscode.window>(name: K, fn: unknown) => {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fn;
-    restore.push(() => { w[name] = original; });
-  };
-  afterEach(() => { while (restore.length) restore.pop()!(); });
+  const { stub, restoreAll } = windowStubs();
+  afterEach(restoreAll);
 
   before(async () => {
     o = await startModuleOrigin();

@@ -12,6 +12,7 @@ import { buildRelease, makeSigningKey, PackageFiles, providerDefinition } from '
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
 import { startOciRegistry, TestOciRegistry } from '../support/oci-registry';
 import { tempDir } from '../support/temp';
+import { windowStubs } from './editor-helpers';
 
 describe('Mirror providers to an OCI registry command', function () {
   this.timeout(90_000);
@@ -19,14 +20,8 @@ describe('Mirror providers to an OCI registry command', function () {
   let oci: TestOciRegistry;
   let previousCa: string | undefined;
   let previousTemplate: string | undefined;
-  const restore: Array<() => void> = [];
-  const stub = <K extends keyof typeof vscode.window>(name: K, fn: unknown) => {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fn;
-    restore.push(() => { w[name] = original; });
-  };
-  afterEach(() => { while (restore.length) restore.pop()!(); });
+  const { stub, restoreAll } = windowStubs();
+  afterEach(restoreAll);
   const realWithProgress = vscode.window.withProgress;
 
   before(async () => {

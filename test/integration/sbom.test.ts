@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SbomExportResult } from '../../src/features/sbom';
-import { extensionApi, waitFor } from './editor-helpers';
+import { extensionApi, waitFor, windowStubs } from './editor-helpers';
 import { MODULE_TOKEN, startModuleOrigin, ModuleOrigin } from '../support/module-origin';
 import { tempDir } from '../support/temp';
 
@@ -18,14 +18,8 @@ describe('Export SBOM command', function () {
   let o: ModuleOrigin;
   let outDir: string;
   const previous: Record<string, string | undefined> = {};
-  const restore: Array<() => void> = [];
-  const stub = <K extends keyof typeof vscode.window>(name: K, fn: unknown) => {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    const original = w[name];
-    w[name] = fn;
-    restore.push(() => { w[name] = original; });
-  };
-  afterEach(() => { while (restore.length) restore.pop()!(); });
+  const { stub, restoreAll } = windowStubs();
+  afterEach(restoreAll);
 
   before(async () => {
     o = await startModuleOrigin();
