@@ -32,17 +32,19 @@ const LAZY = ['openpgp', 'tar', 'yauzl', 'tr46', 'undici'];
 const VENDOR_ENTRY = { undici: './scripts/undici-engine.cjs' };
 const require = createRequire(import.meta.url);
 mkdirSync('dist/vendor', { recursive: true });
+/** A module whose exports are getters that require `target` (a JS expression) on first use. */
+const getterStub = (target, keys, esModule = false) => [
+  `let m; const load = () => (m ??= require(${target}));`,
+  esModule ? `Object.defineProperty(exports, '__esModule', { value: true });` : '',
+  `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+].join('\n');
 const lazyStubs = {};
 for (const name of LAZY) {
   const outfile = `dist/vendor/${name}.js`;
   await build({ ...common, minify: true, sourcemap: false, stdin: { contents: `module.exports = require(${JSON.stringify(VENDOR_ENTRY[name] ?? name)});`, resolveDir: process.cwd() }, outfile, banner: { js: IMPORT_META_URL } });
   const mod = require(resolve(outfile));
   const keys = Object.keys(mod).filter((k) => k !== '__esModule');
-  lazyStubs[name] = [
-    `let m; const load = () => (m ??= require(__dirname + ${JSON.stringify(`/vendor/${name}.js`)}));`,
-    mod.__esModule ? `Object.defineProperty(exports, '__esModule', { value: true });` : '',
-    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
-  ].join('\n');
+  lazyStubs[name] = getterStub(`__dirname + ${JSON.stringify(`/vendor/${name}.js`)}`, keys, !!mod.__esModule);
 }
 /** Resolves each of `names` to its stub (which loads dist/vendor/<name>.js on first use). */
 const lazyVendor = (names) => ({
@@ -60,10 +62,7 @@ const lazyVendor = (names) => ({
 // requires every import at load; an unchanged `mirror` re-run, which sends no request and starts no
 // worker, spent ≈ 8 ms loading these (child_process alone pulls in net and dgram).
 const LAZY_BUILTINS = ['child_process', 'tls', 'net', 'worker_threads', 'zlib', 'crypto'];
-const lazyBuiltinStubs = Object.fromEntries(LAZY_BUILTINS.map((name) => [name, [
-  `let m; const load = () => (m ??= require(${JSON.stringify(`node:${name}`)}));`,
-  `for (const k of ${JSON.stringify(Object.keys(require(`node:${name}`)))}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
-].join('\n')]));
+const lazyBuiltinStubs = Object.fromEntries(LAZY_BUILTINS.map((name) => [name, getterStub(JSON.stringify(`node:${name}`), Object.keys(require(`node:${name}`)))]));
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
