@@ -11,7 +11,7 @@ import { shortText, shownUrl } from '../engine/net/http-errors';
 import { selectVersions } from '../engine/versions';
 import { OciModuleSource, parseOciModuleSource } from '../engine/addresses/oci-source';
 import { listOciTags, OciTag, resolveOciModule } from '../engine/modulepkg/oci-registry';
-import { GitModuleSource, GitRefItem, gitRefOrder, newestGitTag, parseGitModuleSource, resolveGitRef } from '../engine/git';
+import { GitModuleSource, GitRefItem, gitRefOrder, newestGitTag, parseGitModuleSource } from '../engine/git';
 import { RegistryError } from '../engine/net/errors';
 import { cacheDirOption, CliIO, flag, parseArgs, ParsedArgs, printJson, printWarnings, reportFailure, timeoutMsOption, UsageError, value, values } from './common';
 
@@ -73,12 +73,11 @@ function gitArgument(address: string): GitModuleSource | undefined {
 
 /** versions GIT-SOURCE: version-like tags newest first, other tags, then branches (marked); the ref the source names selected. */
 async function gitVersions(src: GitModuleSource, engine: Engine, json: boolean, io: CliIO): Promise<void> {
-  const refs = await engine.listGitRefs(src.remote);
+  const { refs, resolved } = await engine.resolveGitSource(src);
   const order = gitRefOrder(refs, src.ref);
   const tags = order.filter((r) => r.kind === 'tag');
   const branches = order.filter((r) => r.kind === 'branch');
   const newest = newestGitTag(refs);
-  const resolved = resolveGitRef(refs, src.ref);
   const selected = resolved ? resolved.name : null;
   if (json) {
     printJson(io, {
@@ -99,8 +98,7 @@ async function gitVersions(src: GitModuleSource, engine: Engine, json: boolean, 
 
 /** resolve GIT-SOURCE: the remote, the ref, whether it is a tag, branch or commit, and the commit tofu init checks out. */
 async function gitResolve(src: GitModuleSource, engine: Engine, json: boolean, io: CliIO): Promise<void> {
-  const refs = await engine.listGitRefs(src.remote);
-  const r = resolveGitRef(refs, src.ref);
+  const { refs, resolved: r } = await engine.resolveGitSource(src);
   if (!r) {
     const newest = newestGitTag(refs);
     throw new RegistryError('not-found', src.ref === undefined ? `git remote ${refs.remote} has no default branch (HEAD)`

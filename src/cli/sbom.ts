@@ -10,6 +10,7 @@
 import * as path from 'node:path';
 import { writeFileAtomic } from '../engine/fstree/outdir';
 import { collectSbom, printable, renderSbom, SBOM_FORMATS, SbomFormat, sbomTimestamp } from '../engine/sbom';
+import { sbomGitCommits } from '../features/sbom';
 import { CliIO, flag, maxDirsOption, moduleLimitsOption, parseArgs, UsageError, value } from './common';
 import { scanRootModules, withModuleResolver } from './resolverRun';
 
@@ -30,7 +31,7 @@ export async function runSbom(args: string[], io: CliIO): Promise<number> {
   return withModuleResolver(parsed, io, offline, async (engine, resolver) => {
     const { dirs, scan, roots } = await scanRootModules(io, explicit, maxDirs);
     if (!roots.length) throw new Error(`no OpenTofu configuration found under ${dirs.map((d) => path.relative(io.cwd, d) || '.').join(', ')}`);
-    const inv = await collectSbom(roots, { engine, resolver, offline, baseDir: io.cwd, moduleLimits });
+    const inv = await collectSbom(roots, { engine, resolver, offline, baseDir: io.cwd, moduleLimits, gitCommit: sbomGitCommits(engine) });
     const name = roots.length === 1 ? path.basename(roots[0]) : path.basename(path.resolve(io.cwd));
     const text = renderSbom(inv, format, { timestamp, name, toolVersion: typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev' });
     // what could not be known, once each (the document holds it too)

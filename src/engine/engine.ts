@@ -18,6 +18,7 @@ import { OciClient, OciCredentials, parseRepositoryTemplate } from './oci';
 import { safeText } from './net/http-errors';
 import { extraCaCertificates } from './net/dispatcher';
 import { GitRefList, GitRefLookup } from './git/lookup';
+import { resolveGitRef, ResolvedGitRef } from './git/refs';
 import { DownloadLocation, fetchModuleLocation, fetchModuleVersions, toModuleAddress, VersionList } from './registry/modules';
 import { fetchProviderPackage, fetchProviderVersions, ProviderPackageMeta, ProviderVersionList, toProviderAddress } from './registry/providers';
 import { listViaInstallationMethods, VersionSource } from './registry/installation';
@@ -294,6 +295,19 @@ export class Engine {
    */
   listGitRefs(remote: string, opts: Cancellable = {}): Promise<GitRefList> {
     return this.gitRefs.list(remote, opts.signal);
+  }
+
+  /**
+   * What a git source's `?ref=` selects on its remote now — the commit `tofu init` would check out:
+   * the remote's refs (listGitRefs) read by resolveGitRef (a tag, annotated ones peeled; a branch;
+   * the default branch when the source names no ref; a commit id as written, or its full id when
+   * a branch or tag points at it). `resolved` is undefined when the remote has no such ref (or no
+   * HEAD). `resolve` and `outdated` for a git source and the SBOM's commit of a package not cloned.
+   */
+  async resolveGitSource(src: { remote: string; ref?: string }, opts: Cancellable = {}): Promise<{ refs: GitRefList; resolved?: ResolvedGitRef }> {
+    const refs = await this.listGitRefs(src.remote, opts);
+    const resolved = resolveGitRef(refs, src.ref);
+    return resolved ? { refs, resolved } : { refs };
   }
 
   /** Synchronous memory peek of a remote's refs (no process started). */

@@ -6,8 +6,11 @@
 import * as path from 'node:path';
 import { writeFileAtomic } from '../engine/fstree/outdir';
 import { rootConfigDirs } from '../engine/deps';
+import type { Engine } from '../engine/engine';
+import { parseGitModuleSource } from '../engine/git';
 import { ModuleResolver } from '../engine/modulepkg/resolve';
-import { collectSbom, renderSbom, SbomFormat, sbomTimestamp } from '../engine/sbom';
+import { shownUrl } from '../engine/net/http-errors';
+import { collectSbom, GitCommitLookup, renderSbom, SbomFormat, sbomTimestamp } from '../engine/sbom';
 import type { FeatureContext } from './context';
 import type { FeatureSettings } from './settings';
 import { scanFeatureDirs } from './workspace';
@@ -51,6 +54,21 @@ export function sbomFileName(format: SbomFormat): string {
   return format === 'spdx' ? 'sbom.spdx.json' : 'sbom.cdx.json';
 }
 
+/**
+ * The commit of a git module whose package was not cloned (collectSbom's `gitCommit`), for both
+ * front ends — `tofu-registry sbom` and the editors' Export SBOM: what the source's ref names on
+ * its remote now, read as `tofu-registry resolve` reads it (engine.resolveGitSource: a tag, a
+ * branch, the default branch without a ref, a commit id as written; one cached `git ls-remote`
+ * per remote, the user's git configuration, never a prompt).
+ */
+export function sbomGitCommits(engine: Pick<Engine, 'resolveGitSource'>): GitCommitLookup {
+  return async (source, signal) => {
+    const src = parseGitModuleSource(source);
+    if (!src || src.error) throw new Error(`not a git source tofu-registry reads: ${shownUrl(source)}${src?.error ? ` (${src.error})` : ''}`);
+    return (await engine.resolveGitSource(src, { signal })).resolved?.commit;
+  };
+}
+
 export async function exportSbom(ctx: Pick<FeatureContext, 'engine' | 'log' | 'networkAllowed' | 'cacheDir'> & { settings?(): Pick<FeatureSettings, 'maxConfigDirs'> },
   req: SbomExportRequest): Promise<SbomExportResult> {
   const offline = !!req.offline || !ctx.networkAllowed();
@@ -62,7 +80,7 @@ export async function exportSbom(ctx: Pick<FeatureContext, 'engine' | 'log' | 'n
   if (!roots.length) throw new Error(`no OpenTofu configuration found under ${dirs.join(', ')}`);
   const resolver = new ModuleResolver({ engine: ctx.engine, cacheDir: ctx.cacheDir, networkAllowed: () => !offline && ctx.networkAllowed() });
   const base = req.baseDir ?? dirs[0];
-  const inv = await collectSbom(roots, { engine: ctx.engine, resolver, offline, baseDir: base, signal: req.signal });
+  const inv = await collectSbom(roots, { engine: ctx.engine, resolver, offline, baseDir: base, gitCommit: sbomGitCommits(ctx.engine), signal: req.signal });
   const name = roots.length === 1 ? path.basename(roots[0]) : path.basename(base);
   const text = renderSbom(inv, req.format, { timestamp, name, toolVersion: typeof __TOFU_REGISTRY_VERSION__ === 'string' ? __TOFU_REGISTRY_VERSION__ : '0.0.0-dev' });
   const notes = [...new Set([...inv.notes, ...inv.components.flatMap((c) => c.notes.map((n) => `${c.name}${c.version ? ` ${c.version}` : ''}: ${n}`))])];

@@ -1,11 +1,14 @@
 // Real git remotes for the ref lookup tests: git's smart HTTP protocol (`git http-backend` run as
 // a CGI program) behind the HTTPS test server (test CA), with Basic credentials when users are
-// given, a path that never answers (a hanging remote), and a log to count what reached the server.
+// given, a path that never answers (a hanging remote), repositories whose refs are listed but whose
+// packs are refused (a clone fails, `git ls-remote` works: as behind a proxy that cuts pack
+// downloads), and a log to count what reached the server.
 // Repositories are made by git itself: annotated and lightweight tags, branches, a default branch.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { TestHttpsServer } from './https-server';
 import { testPki } from './tls';
 import { tempDir } from './temp';
@@ -65,18 +68,23 @@ export interface GitHttpServer {
   origin: string;
   /** GET …/info/refs answered 200: one per ls-remote (or clone) that reached a repository. */
   refAdvertisements(repo?: string): number;
+  /** Pack requests (an upload-pack request that wants objects) refused for `refusePacks` repositories. */
+  packsRefused(repo?: string): number;
   stop(): Promise<void>;
 }
 
 /**
  * Smart HTTP git server over TLS. `users`: Basic credentials required (401 with a challenge
- * otherwise); paths under /hang/ are accepted and never answered.
+ * otherwise); paths under /hang/ are accepted and never answered. `refusePacks`: repositories
+ * ("net.git", as refAdvertisements names them) whose refs are advertised (ls-remote, protocol v0 or v2's ls-refs) but whose
+ * upload-pack requests that want objects are answered 502: every clone fails.
  */
-export async function startGitHttpServer(opts: { users?: Record<string, string> } = {}): Promise<GitHttpServer> {
+export async function startGitHttpServer(opts: { users?: Record<string, string>; refusePacks?: string[] } = {}): Promise<GitHttpServer> {
   const root = tempDir('git-http-');
   const server = await new TestHttpsServer().start();
   const answered: string[] = [];
-  server.route('/', (req, res, url) => {
+  const refused: string[] = [];
+  server.route('/', async (req, res, url) => {
     if (opts.users) {
       const auth = req.headers.authorization ?? '';
       const [user, pw] = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':') : [];
@@ -86,20 +94,37 @@ export async function startGitHttpServer(opts: { users?: Record<string, string> 
         return;
       }
     }
+    let body: Buffer | undefined;
+    const repo = /^\/(.+\.git)\/git-upload-pack$/.exec(url.pathname)?.[1];
+    if (req.method === 'POST' && repo !== undefined && opts.refusePacks?.includes(repo)) {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      body = Buffer.concat(chunks);
+      const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('latin1');
+      // protocol v0's request and v2's `command=fetch` both name what they want; v2's ls-refs does not
+      if (/want [0-9a-f]{40}/.test(text)) {
+        refused.push(`/${repo}`);
+        res.writeHead(502, { 'Content-Type': 'text/plain' });
+        res.end('pack downloads are refused here\n');
+        return;
+      }
+    }
     return cgi(req, res, url, root, (status) => {
       if (status === 200 && req.method === 'GET' && url.pathname.endsWith('/info/refs')) answered.push(url.pathname.slice(0, -'/info/refs'.length));
-    });
+    }, body);
   });
   // (routes match most recently added first)
   server.route('/hang/', () => { /* never answers */ });
   return {
     server, root, origin: server.origin,
     refAdvertisements: (repo) => answered.filter((p) => repo === undefined || p === `/${repo}`).length,
+    packsRefused: (repo) => refused.filter((p) => repo === undefined || p === `/${repo}`).length,
     stop: () => server.stop(),
   };
 }
 
-function cgi(req: IncomingMessage, res: ServerResponse, url: URL, root: string, onStatus: (status: number) => void): Promise<void> {
+/** `body`: the request body when it was read already (else the request is piped to git). */
+function cgi(req: IncomingMessage, res: ServerResponse, url: URL, root: string, onStatus: (status: number) => void, body?: Buffer): Promise<void> {
   return new Promise((resolve) => {
     const child = spawn('git', ['http-backend'], {
       env: {
@@ -111,7 +136,8 @@ function cgi(req: IncomingMessage, res: ServerResponse, url: URL, root: string, 
       },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    req.pipe(child.stdin!);
+    if (body) child.stdin!.end(body);
+    else req.pipe(child.stdin!);
     let head = Buffer.alloc(0);
     let started = false;
     child.stdout!.on('data', (d: Buffer) => {

@@ -5,7 +5,7 @@
 // code moves under you), or up-to-date. Refs come from the engine's ref lookup (one ls-remote per
 // remote and TTL, however many roots call it).
 import type { Engine } from '../engine';
-import { GitModuleSource, newestGitTag, resolveGitRef, tagVersion } from '../git';
+import { GitModuleSource, newestGitTag, tagVersion } from '../git';
 import { compareVersions } from '../versions/version';
 import type { Dependency, DependencyStatus, GitDependency, GitDependencyStatus } from './types';
 
@@ -30,9 +30,8 @@ export async function gitModuleDependency(dep: Dependency, src: GitModuleSource,
   if (!online) return { ...offline(base), git: { ...git, status: 'error' } };
   try {
     signal?.throwIfAborted();
-    const refs = await engine.listGitRefs(src.remote, { signal });
+    const { refs, resolved: r } = await engine.resolveGitSource(src, { signal });
     const newest = newestGitTag(refs);
-    const r = resolveGitRef(refs, src.ref);
     if (!r) {
       const message = src.ref === undefined ? `git remote ${refs.remote} has no default branch (HEAD)` : `git remote ${refs.remote} has no branch or tag ${JSON.stringify(src.ref)}`;
       return settle(base, git, 'not-found', { newest, selected: null, message });
