@@ -3,6 +3,7 @@
 // `tofu-registry sbom` choose them), the engine's SBOM collected and written (CycloneDX 1.6 or
 // SPDX 2.3), the file replaced whole or not at all. Without network access (an untrusted
 // workspace, the offline setting) it is the --offline document: lock files and modules.json only.
+// sbomGitCommits is the git commit lookup both front ends (this and `tofu-registry sbom`) hand the engine.
 import * as path from 'node:path';
 import { writeFileAtomic } from '../engine/fstree/outdir';
 import { rootConfigDirs } from '../engine/deps';
