@@ -13,6 +13,11 @@ export interface ZipEntrySpec {
   generated?: { size: number; chunk: Buffer };
   /** 0 = stored (default for generated), 8 = deflate (default for data). */
   method?: 0 | 8;
+  /**
+   * Write the CRC-32 and sizes in a data descriptor after the data (flag bit 3, as a streaming
+   * writer does; the local header then holds zeros): with its optional signature or without.
+   */
+  descriptor?: 'signed' | 'unsigned';
 }
 
 /** Writes the zip to `path`; returns sha256 (hex) and size of the archive. */
@@ -29,7 +34,7 @@ export async function writeZip(path: string, entries: ZipEntrySpec[]): Promise<{
   for (const e of entries) {
     const name = typeof e.name === 'string' ? Buffer.from(e.name, 'utf8') : e.name;
     const utf8 = typeof e.name === 'string' && /[^\x00-\x7f]/.test(e.name);
-    const flags = utf8 ? 0x800 : 0;
+    const flags = (utf8 ? 0x800 : 0) | (e.descriptor ? 0x8 : 0);
     const isDir = name[name.length - 1] === 0x2f;
     let crc = 0;
     let size = 0;
@@ -55,9 +60,11 @@ export async function writeZip(path: string, entries: ZipEntrySpec[]): Promise<{
     local.writeUInt16LE(method, 8);
     local.writeUInt16LE(0, 10); // time
     local.writeUInt16LE(0x21, 12); // date 1980-01-01
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compSize, 18);
-    local.writeUInt32LE(size, 22);
+    if (!e.descriptor) {
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(compSize, 18);
+      local.writeUInt32LE(size, 22);
+    }
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
     const headerOffset = offset;
@@ -69,6 +76,14 @@ export async function writeZip(path: string, entries: ZipEntrySpec[]): Promise<{
       for (let done = 0; done < e.generated.size; done += e.generated.chunk.length) {
         await write(e.generated.chunk.subarray(0, Math.min(e.generated.chunk.length, e.generated.size - done)));
       }
+    }
+    if (e.descriptor) {
+      const d = Buffer.alloc(16);
+      d.writeUInt32LE(0x08074b50, 0);
+      d.writeUInt32LE(crc, 4);
+      d.writeUInt32LE(compSize, 8);
+      d.writeUInt32LE(size, 12);
+      await write(e.descriptor === 'signed' ? d : d.subarray(4));
     }
     const cd = Buffer.alloc(46);
     cd.writeUInt32LE(0x02014b50, 0);

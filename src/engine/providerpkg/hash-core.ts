@@ -16,6 +16,16 @@
 // like Go's archive/zip. Duplicate names: Go keeps one map entry per name (the last one), so
 // every occurrence hashes the content of the last entry with that name; we do the same.
 //
+// Checksums. Go's archive/zip checks every entry it reads to the end against the CRC-32 the
+// central directory records (checksumReader.Read), and `tofu` refuses a package where one differs
+// ("zip: checksum error"): with a data descriptor (flag bit 3) the descriptor's CRC-32 and the
+// content's must both equal it, zero or not; without one, the content's must, unless it is 0 ("not
+// set"). A directory entry (name ending in "/") is never read, so never checked — and one that
+// claims content is "not a valid zip file". Like Go, only the last entry of a name counts for h1:
+// (the one dirhash.HashZip opens); go-getter's unpacking reads every file entry in turn, so
+// unpackedZipLines checks them all. yauzl checks none of this itself: we compute the CRC-32 beside
+// the sha256 (zlib.crc32, several GB/s: ≈ 1–2 % of the sha256's CPU).
+//
 // Hostile archives (a registry signs its own sums, so a signature proves nothing about the zip):
 // the central directory is walked one entry at a time through archives/ZipCensus — at most
 // MAX_PROVIDER_ENTRIES entries (checked against the end record before the first one is read),
@@ -39,7 +49,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import * as yauzl from 'yauzl';
-import { ZipCensus, ZipLimitError } from '../archives';
+import { crc32, ZipCensus, ZipLimitError } from '../archives';
 
 /** Total uncompressed size h1OfZip accepts (real provider packages are well under 1 GiB). */
 export const MAX_UNCOMPRESSED_BYTES = 16 * 1024 ** 3;
@@ -78,7 +88,10 @@ export async function sha256FileHere(path: string, signal?: AbortSignal, sync = 
 }
 
 interface FileReader extends yauzl.RandomAccessReader {
-  hashRangeSync(hash: Hash, start: number, length: number, signal?: AbortSignal): boolean;
+  /** Reads are synchronous (a worker thread). */
+  readonly sync: boolean;
+  hashRangeSync(hash: Hash, start: number, length: number, signal?: AbortSignal): number;
+  readUpTo(length: number, position: number): Promise<Buffer>;
 }
 type ReaderClass = new (fd: number, sync: boolean) => FileReader;
 
@@ -93,7 +106,7 @@ let readerClass: ReaderClass | undefined;
 function fileReader(): ReaderClass {
   return (readerClass ??= class FileRangeReader extends yauzl.RandomAccessReader {
     private closed = false;
-    constructor(private readonly fd: number, private readonly sync: boolean) { super(); }
+    constructor(private readonly fd: number, readonly sync: boolean) { super(); }
 
     override _readStreamForRange(start: number, end: number): Readable {
       let pos = start;
@@ -128,18 +141,35 @@ function fileReader(): ReaderClass {
     /**
      * Hashes bytes [start, start + length) with synchronous reads into one buffer: a stored entry's
      * bytes as they are, without a stream per entry (only in a synchronous reader: a worker thread).
+     * Returns their CRC-32.
      */
-    hashRangeSync(hash: Hash, start: number, length: number, signal?: AbortSignal): boolean {
-      if (!this.sync) return false;
+    hashRangeSync(hash: Hash, start: number, length: number, signal?: AbortSignal): number {
+      if (!this.sync) throw new Error('hashRangeSync needs a synchronous reader');
       const buf = Buffer.allocUnsafe(Math.min(SYNC_HASH_CHUNK, Math.max(1, length)));
+      let crc = 0;
       for (let pos = start, end = start + length; pos < end;) {
         signal?.throwIfAborted();
         const got = readSync(this.fd, buf, 0, Math.min(buf.length, end - pos), pos);
         if (got === 0) throw new Error('unexpected end of file');
-        hash.update(got === buf.length ? buf : buf.subarray(0, got));
+        const bytes = got === buf.length ? buf : buf.subarray(0, got);
+        hash.update(bytes);
+        crc = crc32(bytes, crc);
         pos += got;
       }
-      return true;
+      return crc;
+    }
+
+    /** Up to `length` bytes at `position`: fewer when the file ends first. */
+    async readUpTo(length: number, position: number): Promise<Buffer> {
+      const buf = Buffer.alloc(length);
+      let have = 0;
+      while (have < length) {
+        const got = await new Promise<number>((resolve, reject) =>
+          this.readAt(buf, have, length - have, position + have, (err, n) => (err ? reject(err) : resolve(n))));
+        if (got === 0) break;
+        have += got;
+      }
+      return buf.subarray(0, have);
     }
 
     override close(callback: (err: Error | null) => void): void {
@@ -192,17 +222,20 @@ async function walkZip(path: string, sync: boolean, maxUncompressedBytes: number
 /** `h1:` of a zip archive, per dirhash.HashZip + Hash1. Throws when the file is not a readable zip. */
 export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES, sync = false): Promise<string> {
   const lines: Array<{ name: Buffer; hex: string }> = [];
-  const last = new Map<string, string>(); // name (latin1 = raw bytes) → hash of the last entry with that name
+  const last = new Map<string, Hashed>(); // name (latin1 = raw bytes) → the last entry with that name, hashed
   await walkZip(path, sync, maxUncompressedBytes, signal, async (entry, _index, zip, reader) => {
     // a private copy of the raw name: Go's file.Name is the raw bytes
     const name = Buffer.from(entry.fileNameRaw);
     if (name.includes(0x0a)) throw new Error(`dirhash: filenames with newlines are not supported (${path})`);
-    const hex = await hashEntry(zip, entry, signal, reader);
-    last.set(name.toString('latin1'), hex);
-    lines.push({ name, hex });
+    last.set(name.toString('latin1'), await hashEntry({ path, zip, reader, signal }, entry));
+    lines.push({ name, hex: '' });
   });
-  // dirhash.HashZip: names in central-directory order, each opened through a map name -> last entry with that name
-  for (const line of lines) line.hex = last.get(line.name.toString('latin1'))!;
+  // dirhash.HashZip: names in central-directory order, each opened through a map name -> last entry
+  // with that name; Hash1 reads them in name order (latin1 strings compare as their bytes), so its
+  // error is the first failed name's
+  const failed = [...last].filter(([, h]) => h.error).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (failed.length) throw failed[0][1].error;
+  for (const line of lines) line.hex = last.get(line.name.toString('latin1'))!.hex;
   return hash1(lines, path);
 }
 
@@ -225,9 +258,14 @@ export async function unpackedZipLines(path: string, signal?: AbortSignal, maxUn
   });
   if (plain) return 'plain';
   const lines: Array<{ name: Buffer; hex: string }> = [];
-  await walkZip(path, false, maxUncompressedBytes, signal, async (entry, index, zip) => {
-    const name = unpackedName(Buffer.from(entry.fileNameRaw).toString('latin1'));
-    if (name && written.get(name) === index) lines.push({ name: Buffer.from(name, 'latin1'), hex: await hashEntry(zip, entry, signal) });
+  await walkZip(path, false, maxUncompressedBytes, signal, async (entry, index, zip, reader) => {
+    const raw = Buffer.from(entry.fileNameRaw).toString('latin1');
+    const name = unpackedName(raw);
+    if (!name || raw.endsWith('/')) return; // a directory: created, never read
+    // go-getter reads (and Go checks) every file it writes, also one a later entry overwrites
+    const { hex, error } = await hashEntry({ path, zip, reader, signal }, entry);
+    if (error) throw error;
+    if (written.get(name) === index) lines.push({ name: Buffer.from(name, 'latin1'), hex });
   });
   return lines;
 }
@@ -266,21 +304,75 @@ export function hash1(lines: Array<{ name: Buffer; hex: string }>, where: string
   return 'h1:' + outer.digest('base64');
 }
 
-async function hashEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, signal?: AbortSignal, reader?: FileReader): Promise<string> {
+/** One walk over one zip: where an entry's bytes are read from. */
+interface Walk { path: string; zip: yauzl.ZipFile; reader: FileReader; signal?: AbortSignal }
+
+/**
+ * An entry's content hash (hex sha256), or the error Go's archive/zip gives for it once read to the
+ * end (see "Checksums" above): the caller decides whether that entry is one Go reads.
+ */
+interface Hashed { hex: string; error?: Error }
+
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/** General purpose flag bit 3: sizes and CRC-32 follow the data in a data descriptor. */
+const FLAG_DATA_DESCRIPTOR = 0x8;
+const DATA_DESCRIPTOR_SIGNATURE = 0x08074b50;
+
+async function hashEntry(w: Walk, entry: yauzl.Entry): Promise<Hashed> {
+  const raw = entry.fileNameRaw;
+  if (raw[raw.length - 1] === 0x2f) {
+    // a directory: Go checks its local header and reads nothing (zip.File.Open's dirReader)
+    await w.zip.readLocalFileHeaderPromise(entry, { minimal: true });
+    if (entry.uncompressedSize === 0) return { hex: EMPTY_SHA256 };
+    return { hex: '', error: new Error(`${w.path}: zip entry ${shownName(entry)} is a directory with ${entry.uncompressedSize} bytes of content (zip: not a valid zip file)`) };
+  }
   if (entry.isEncrypted()) throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} is encrypted`);
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
     throw new Error(`zip entry ${entry.fileNameRaw.toString('utf8')} uses unsupported compression method ${entry.compressionMethod}`);
   }
   const h = createHash('sha256');
-  // A stored entry on a worker: its bytes hashed straight from the file (yauzl has checked, as for
-  // its stream, that both sizes agree and that the local header and data lie inside the file).
-  if (entry.compressionMethod === 0 && reader) {
-    const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
-    if (reader.hashRangeSync(h, fileDataStart, entry.compressedSize, signal)) return h.digest('hex');
+  let crc = 0;
+  let dataStart: number | undefined;
+  if (entry.compressionMethod === 0 && w.reader.sync) {
+    // A stored entry on a worker: its bytes hashed straight from the file (yauzl has checked, as for
+    // its stream, that both sizes agree and that the local header and data lie inside the file).
+    dataStart = (await w.zip.readLocalFileHeaderPromise(entry, { minimal: true })).fileDataStart;
+    crc = w.reader.hashRangeSync(h, dataStart, entry.compressedSize, w.signal);
+  } else {
+    const stream = await w.zip.openReadStreamPromise(entry);
+    await pipeline(stream, new Writable({ write(chunk: Buffer, _e, cb) { h.update(chunk); crc = crc32(chunk, crc); cb(); } }), { signal: w.signal });
   }
-  const stream = await zip.openReadStreamPromise(entry);
-  await pipeline(stream, new Writable({ write(chunk: Buffer, _e, cb) { h.update(chunk); cb(); } }), { signal });
-  return h.digest('hex');
+  const hex = h.digest('hex');
+  const error = await checksumError(w, entry, crc, dataStart);
+  return error ? { hex, error } : { hex };
+}
+
+/**
+ * Go's check once an entry has been read to the end (archive/zip checksumReader.Read): the CRC-32
+ * `actual` of its content against the central directory's, and the data descriptor's when flag
+ * bit 3 says there is one (12 bytes after the data, 16 with its optional signature).
+ */
+async function checksumError(w: Walk, entry: yauzl.Entry, actual: number, dataStart?: number): Promise<Error | undefined> {
+  const recorded = entry.crc32;
+  const hex8 = (n: number) => n.toString(16).padStart(8, '0');
+  const mismatch = (what: string) => new Error(`${w.path}: zip entry ${shownName(entry)}: CRC-32 mismatch (${what}; zip: checksum error)`);
+  if (entry.generalPurposeBitFlag & FLAG_DATA_DESCRIPTOR) {
+    dataStart ??= (await w.zip.readLocalFileHeaderPromise(entry, { minimal: true })).fileDataStart;
+    const d = await w.reader.readUpTo(16, dataStart + entry.compressedSize);
+    const signed = d.length >= 4 && d.readUInt32LE(0) === DATA_DESCRIPTOR_SIGNATURE;
+    if (d.length < (signed ? 16 : 12)) return new Error(`${w.path}: zip entry ${shownName(entry)}: its data descriptor is cut short by the end of the file (unexpected EOF)`);
+    const described = d.readUInt32LE(signed ? 4 : 0);
+    if (described !== recorded) return mismatch(`the data descriptor says ${hex8(described)}, the central directory ${hex8(recorded)}`);
+  } else if (recorded === 0) {
+    return undefined; // not set: Go does not check
+  }
+  return actual === recorded ? undefined : mismatch(`the content's is ${hex8(actual)}, the central directory says ${hex8(recorded)}`);
+}
+
+/** An entry's name in a message: quoted, control characters escaped. */
+function shownName(entry: yauzl.Entry): string {
+  return JSON.stringify(entry.fileNameRaw.toString('utf8'));
 }
 
 /** Both hashes of an archive, in this thread: zh: (whole file) and h1: (entries), read concurrently. */

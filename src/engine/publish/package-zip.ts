@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { deflateRawSync, constants } from 'node:zlib';
 import ignore from 'ignore';
+import { crc32 } from '../archives';
 
 /** A package larger than this (uncompressed) is refused: module packages are configuration. */
 export const MAX_PACKAGE_BYTES = 256 * 1024 * 1024;
@@ -149,22 +150,3 @@ export async function buildModulePackage(dir: string, dest: string): Promise<Mod
   await fs.writeFile(dest, zip);
   return { digest: `sha256:${createHash('sha256').update(zip).digest('hex')}`, size: zip.length, entries: entries.map((e) => e.name), ignored };
 }
-
-// Our own CRC-32, not zlib.crc32: that came with Node 20.15, and VS Code 1.90's extension host runs
-// Node 20.9.
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-function crc32(buf: Uint8Array): number {
-  let c = ~0;
-  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
-
