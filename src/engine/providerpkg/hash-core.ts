@@ -245,7 +245,8 @@ export async function h1OfZipHere(path: string, signal?: AbortSignal, maxUncompr
  * The dirhash.HashDir lines of a zip unpacked as go-getter unpacks it (see h1OfUnpackedZip in
  * hash.ts), or 'plain' when unpacking changes nothing (no directory entries, no names it
  * normalises, no name twice): then they are the HashZip lines and h1OfZip is the answer. A first
- * walk reads the names only; a second one hashes, when the answer is not 'plain'.
+ * walk reads the names only; a second one hashes, when the answer is not 'plain' — every file entry,
+ * also one a later entry overwrites, since go-getter reads each (and Go checks its CRC-32).
  */
 export async function unpackedZipLines(path: string, signal?: AbortSignal, maxUncompressedBytes = MAX_UNCOMPRESSED_BYTES): Promise<Array<{ name: Buffer; hex: string }> | 'plain'> {
   const written = new Map<string, number>(); // unpacked name (latin1 = raw bytes) → index of the last entry written there
