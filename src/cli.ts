@@ -2,6 +2,7 @@
 // Every command prints a documented JSON shape with --json (a public contract: do not rename fields).
 import { CliIO, CommandRunner, isUsageError, reportFailure, safeIO } from './cli/common';
 import { setFlagsFromString } from 'node:v8';
+import { codeCacheReport, RECORD_ENV, useCodeCache } from './cli/code-cache';
 
 // package.json's version, written into the bundle by scripts/build.mjs (absent when tsc-compiled).
 declare const __TOFU_REGISTRY_VERSION__: string | undefined;
@@ -177,6 +178,13 @@ if (require.main === module) {
   // 1.6 MB corpus) and a run rarely lives long enough to earn it back. A smaller budget cut the
   // CPU time of `inspect --json` over 11.5 MB by about a fifth, with the same steady-state speed.
   setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
+  // Bundled only (dist/): the command's bundle and vendor files come from the V8 code cache the
+  // build made (code-cache.ts), when it matches this Node.
+  // TOFU_REGISTRY_DEBUG_CODE_CACHE=1 says on stderr, at exit, which bundles it compiled from it.
+  if (typeof __TOFU_REGISTRY_VERSION__ === 'string') {
+    const use = useCodeCache(__dirname, process.env[RECORD_ENV] === '1');
+    if (process.env.TOFU_REGISTRY_DEBUG_CODE_CACHE === '1') process.once('exit', () => process.stderr.write(codeCacheReport(use, __dirname)));
+  }
   // `tofu-registry inspect DIR | head`: a reader that stops early closes the pipe. That ends the
   // command quietly, as it ends other command-line tools, instead of an unhandled EPIPE trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

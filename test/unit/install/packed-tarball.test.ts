@@ -78,6 +78,10 @@ test('the packed tarball installs into an empty prefix without the network and r
   assert.equal(fromClone.status, 0, fromClone.stderr);
   assert.match(fromPackage.stdout, /"h1:[A-Za-z0-9+/]{43}="/);
   assert.equal(fromPackage.stdout, fromClone.stdout, 'the installed CLI hashes as the clone\'s build does');
+  // The build's V8 code cache rides along (this Node built it): the installed CLI compiles its
+  // bundle from it, though npm changed every file's time.
+  const cached = spawnSync(bin, ['hash', '--json', zip], { cwd: join(dir, 'work'), env: { ...env, TOFU_REGISTRY_DEBUG_CODE_CACHE: '1' }, encoding: 'utf8' });
+  assert.match(cached.stderr, /code cache \(.*\): from the cache cli-mirror\.js;/, cached.stderr);
 
   // `lock` starts dist/signature-worker.js (which loads openpgp from dist/vendor/; without it the
   // checks would quietly run on the main thread) and every request loads dist/vendor/undici.js.
