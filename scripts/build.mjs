@@ -174,13 +174,10 @@ await build({ ...common, minify: true, entryPoints: Object.fromEntries(CLI_GROUP
 // bundles start it as dist/hash-worker.js (beside them); it loads yauzl from dist/vendor as they do.
 // The vsix (.vscodeignore) and the npm package (.npmignore) ship it.
 await build({ ...common, minify: true, entryPoints: ['src/engine/providerpkg/hash-worker.ts'], outfile: 'dist/hash-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(['yauzl'])] });
-// `inspect`'s helper threads on a large tree (src/cli/inspect-parallel.ts): dist/inspect-worker.js
-// beside cli-inspect.js, which starts it.
-await build({ ...common, minify: true, entryPoints: ['src/cli/inspect-worker.ts'], outfile: 'dist/inspect-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(LAZY), lazyBuiltins] });
 // The signature checks' worker thread (src/engine/providerpkg/signature-worker.ts, started by `lock`):
 // dist/signature-worker.js beside the bundles; it loads openpgp from dist/vendor as they do.
 await build({ ...common, minify: true, entryPoints: ['src/engine/providerpkg/signature-worker.ts'], outfile: 'dist/signature-worker.js', banner: { js: IMPORT_META_URL }, plugins: [lazyVendor(['openpgp'])] });
-for (const f of ['dist/extension.js', 'dist/extension-commands.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', ...CLI_GROUPS.map((g) => `dist/cli-${g}.js`), 'dist/hash-worker.js', 'dist/signature-worker.js', 'dist/inspect-worker.js']) {
+for (const f of ['dist/extension.js', 'dist/extension-commands.js', ...LAZY.map((n) => `dist/vendor/${n}.js`), 'dist/cli.js', ...CLI_GROUPS.map((g) => `dist/cli-${g}.js`), 'dist/hash-worker.js', 'dist/signature-worker.js']) {
   console.log(`${f} ${(statSync(f).size / 1024).toFixed(0)} KiB`);
 }
 // The CLI's V8 code cache (src/cli/code-cache.ts), made from the bundles just written.
