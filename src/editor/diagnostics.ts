@@ -3,6 +3,7 @@
 // makes completion and hover instant. Network failures are reported once per host, gently.
 import * as vscode from 'vscode';
 import { EditorDiagnostic, registryDiagnostics, unreachableNotice } from '../features/diagnostics';
+import { logFailure } from '../features/context';
 import { toRange } from './convert';
 import type { RegistryServices } from './services';
 
@@ -63,7 +64,7 @@ export class RegistryDiagnostics implements vscode.Disposable {
       try {
         this.update(doc);
       } catch (err) {
-        this.services.log.error(`diagnostics for ${doc.uri.fsPath}: ${err instanceof Error ? err.stack : String(err)}`);
+        logFailure(this.services.log, `diagnostics for ${doc.uri.fsPath}`, err);
       }
     }, delay));
   }

@@ -12,7 +12,7 @@ import type { Engine } from '../engine/engine';
 import { LOCK_FILE_NAME } from '../engine/lock';
 import { safeText } from '../engine/net/http-errors';
 import type { LineRange } from '../features/completion';
-import type { FeatureContext, FeatureLog } from '../features/context';
+import { FeatureContext, FeatureLog, logFailure } from '../features/context';
 import { registryDiagnostics } from '../features/diagnostics';
 import { DocumentCache, isOurFileName } from '../features/documents';
 import { backendOf, createEngine, EngineHost } from '../features/engine';
@@ -314,7 +314,7 @@ export class TofuRegistryServer implements FeatureContext {
     try {
       this.setDiagnostics(uri, 'registry', this.registryDiagnosticsOf(doc));
     } catch (err) {
-      this.log.error(`diagnostics for ${uri}: ${err instanceof Error ? err.stack : String(err)}`);
+      logFailure(this.log, `diagnostics for ${uri}`, err);
     }
   }
 

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { redactingLog } from '../../../src/features/redactedLog';
+import { logFailure } from '../../../src/features/context';
 
 const SECRET = 'L0G-S3CR3T';
 
@@ -47,5 +48,26 @@ describe('redactingLog', () => {
     assert.equal(log.show(), 1);
     assert.equal(log.show(), 2);
     assert.equal(log.logLevel, 2);
+  });
+});
+
+describe('logFailure', () => {
+  it('logs one error line and the stack as debug lines, one per frame, never one line of \\n escapes', () => {
+    const channel = new FakeChannel();
+    const log = redactingLog(channel);
+    const err = new Error(`boom at https://u:${SECRET}@h.example/`);
+    logFailure(log, 'diagnostics for /w/main.tf', err);
+    assert.equal(channel.written[0].method, 'error');
+    assert.equal(channel.written[0].args[0], 'diagnostics for /w/main.tf: boom at https://***@h.example/');
+    const frames = channel.written.slice(1);
+    assert.ok(frames.length >= 2, 'the stack came as lines of its own');
+    for (const f of frames) {
+      assert.equal(f.method, 'debug');
+      assert.match(String(f.args[0]), /^ {2}at \S/);
+      assert.ok(!String(f.args[0]).includes('\\n'), 'no escaped line break');
+    }
+    assert.match(String(frames[0].args[0]), /redacted-log\.test/);
+    logFailure(log, 'ctx', 'a string');
+    assert.deepEqual(channel.written.at(-1), { method: 'error', args: ['ctx: a string'] });
   });
 });
