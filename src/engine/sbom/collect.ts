@@ -27,13 +27,7 @@ import { InstalledModules, ModuleResolver } from '../modulepkg/resolve';
 import { redactUrls, shortText, shownUrl } from '../net/http-errors';
 import { modulePurlOf, ociPurlOf, providerPurlOf } from './purl';
 import type { ModuleSourceKind, SbomComponent, SbomInventory } from './types';
-
-/**
- * The commit a git module source's ref names on its remote now (features/sbom.ts sbomGitCommits:
- * `git ls-remote` as `resolve` reads it), undefined when the remote names no such ref; rejects when
- * it cannot be read. Asked online only, for a git package not fetched (a clone failed or cut short).
- */
-export type GitCommitLookup = (source: string, signal?: AbortSignal) => Promise<string | undefined>;
+import { GitCommitLookup, settleGitCommit } from './git-commit';
 
 export interface SbomCollectOptions {
   engine: Engine;
@@ -272,27 +266,10 @@ class Collector {
     };
     if (sourceKind === 'other') notes.push(`${'description' in src ? src.description : kind} sources are not fetched by tofu-registry: no hash`);
     this.addFacts(c, facts);
-    let unknown = 'the package was not cloned and the remote was not read';
-    if (sourceKind === 'git' && c.git) {
-      c.version = c.git.ref ?? null;
-      // Not cloned: the commit the remote says the ref names. (A package cached without its commit
-      // was cloned: its bytes may be another commit than the ref names now; it keeps its note.)
-      if (!facts && this.online && this.opts.gitCommit) {
-        let failed: string | undefined;
-        const commit = await this.opts.gitCommit(source, this.opts.signal).catch((err: Error) => {
-          if (this.opts.signal?.aborted) throw err;
-          failed = `the remote's refs could not be read: ${clean(err.message)}`;
-        });
-        if (commit && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) {
-          c.git.commit = commit;
-          c.properties.push(['tofu-registry:git-commit', commit]);
-          notes.push('git commit read from the remote (git ls-remote): the one the ref names now; the package was not cloned');
-        } else {
-          unknown = `the package was not cloned, and ${failed ?? (commit ? 'the remote names no full id of the abbreviated commit the ref gives' : 'the remote names no such ref')}`;
-        }
-      }
+    if (sourceKind === 'git') {
+      c.version = c.git?.ref ?? null;
+      await settleGitCommit(c, source, facts, this.online ? this.opts.gitCommit : undefined, this.opts.signal, clean);
     }
-    if (sourceKind === 'git' && !c.git?.commit) notes.push(`git commit unknown (NOASSERTION): ${unknown}`);
     return c;
   }
 

@@ -9,7 +9,8 @@ import { spdxDocument } from './spdx';
 import type { SbomDocumentOptions, SbomInventory } from './types';
 
 export * from './types';
-export { collectSbom, printable, SbomCollectOptions, GitCommitLookup } from './collect';
+export { collectSbom, printable, SbomCollectOptions } from './collect';
+export { GitCommitLookup } from './git-commit';
 export { modulePurlOf, providerPurlOf, ociPurlOf, PURL_DEFAULT_TERRAFORM_REGISTRY } from './purl';
 export { cycloneDxDocument, referenceUrl } from './cyclonedx';
 export { spdxDocument, spdxId } from './spdx';

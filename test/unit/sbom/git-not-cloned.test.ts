@@ -67,7 +67,8 @@ function checkCycloneDx(text: string): void {
     }
     // the not-cloned case: the clone was refused, the document says so and where the commit came from
     assert.ok(notes.some((n) => /^package not fetched: git clone of .*net\.git failed/.test(n)), notes.join(' | '));
-    if (commit) assert.ok(notes.includes('git commit read from the remote (git ls-remote): the one the ref names now; the package was not cloned'), notes.join(' | '));
+    if (name === 'commit') assert.ok(notes.includes('git commit as the source names it (?ref= is a full commit id); the package was not cloned'), notes.join(' | '));
+    else if (commit) assert.ok(notes.includes('git commit read from the remote (git ls-remote): the one the ref names now; the package was not cloned'), notes.join(' | '));
     else assert.ok(notes.includes('git commit unknown (NOASSERTION): the package was not cloned, and the remote names no such ref'), notes.join(' | '));
   }
 }
@@ -104,13 +105,15 @@ test('sbom (CLI): a git package that could not be cloned gets the commit its ref
   assert.equal(spdx.code, 0, spdx.stderr);
   checkSpdx(spdx.stdout);
 
-  // offline: no remote is asked, every not-cloned commit stays NOASSERTION
+  // offline: no remote is asked, every not-cloned commit stays NOASSERTION …
   const ads = srv.refAdvertisements();
   const off = await cli(['--offline']);
   assert.equal(off.code, 0, off.stderr);
   assert.equal(srv.refAdvertisements(), ads, 'offline: no ls-remote');
   const doc = JSON.parse(off.stdout) as Cdx;
-  assert.ok(doc.components.filter((c) => c['bom-ref'].startsWith('module:git::')).every((c) => !c.pedigree), 'offline: no commit');
+  // … except the call whose ?ref= is a full commit id: the source names the commit tofu init checks out.
+  const withCommit = doc.components.filter((c) => c['bom-ref'].startsWith('module:git::') && c.pedigree);
+  assert.deepEqual(withCommit.map((c) => [c['bom-ref'], c.pedigree]), [[`module:${src.commit}`, { commits: [{ uid: net.commits['v1.0.0'] }] }]], 'offline: only the full-commit ref has its commit');
 });
 
 test('exportSbom (features: Export SBOM in the editors): the same commits for a git package that could not be cloned', { timeout: 120_000 }, async () => {
