@@ -3,12 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TofuRegistryApi } from '../../src/extension';
 import { FALLBACK_LANGUAGE } from '../../src/editor/language';
+import { startConnectProxy } from '../support/connect-proxy';
 import { startTestRegistry, TestRegistry } from '../support/registry-server';
 import {
   completions, extensionApi, hoverText, labelOf, openFile, ourDiagnostics, positionOf, trustTestCa,
@@ -301,17 +300,8 @@ describe('editor features (real extension host, HTTPS test registry)', function 
   });
 
   it("proxy: VS Code's http.proxy is the default, and a change applies without a reload", async () => {
-    const connects: string[] = [];
-    const proxy = http.createServer((_q, r) => { r.statusCode = 405; r.end(); });
-    proxy.on('connect', (req: http.IncomingMessage, sock: net.Socket, head: Buffer) => {
-      connects.push(req.url ?? '');
-      const [h, p] = (req.url ?? '').split(':');
-      const up = net.connect(Number(p), h, () => { sock.write('HTTP/1.1 200 Connection Established\r\n\r\n'); up.write(head); up.pipe(sock); sock.pipe(up); });
-      up.on('error', () => sock.destroy());
-      sock.on('error', () => up.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const proxy = await startConnectProxy();
+    const { url, connects } = proxy;
     try {
       await vscode.workspace.getConfiguration('http').update('proxy', url, vscode.ConfigurationTarget.Global);
       await waitFor('http.proxy to reach the extension', () => api.services.settings().proxy === url && api.services.settings().proxyFromVscode);
@@ -332,7 +322,7 @@ describe('editor features (real extension host, HTTPS test registry)', function 
       await vscode.workspace.getConfiguration('http').update('noProxy', undefined, vscode.ConfigurationTarget.Global);
       await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
       await waitFor('http.proxy removed', () => api.services.settings().proxy === '');
-      await new Promise<void>((r) => proxy.close(() => r()));
+      await proxy.close();
     }
     const before = connects.length;
     await vscode.commands.executeCommand('tofuRegistry.clearCache');
