@@ -77,6 +77,16 @@ test('an entry made from other source, or with damaged data, is ignored: the bun
   assert.match(damaged.report, /from the cache none; compiled cli-inspect\.js$/);
   assert.equal(damaged.stdout, expected.stdout);
 
+  // A Node without zlib.crc32 (before 20.15: Electron's, running `cli.js lsp`): no cache, same answer.
+  const preload = join(home, 'no-crc32.js');
+  writeFileSync(preload, "delete require('node:zlib').crc32;\n");
+  const oldNode = spawnSync(process.execPath, ['-r', preload, join(DIST, 'cli.js'), 'inspect', '--json', home], {
+    cwd: home, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, TOFU_REGISTRY_DEBUG_CODE_CACHE: '1' },
+  });
+  assert.equal(oldNode.status, 0, oldNode.stderr);
+  assert.match(oldNode.stderr, /from the cache none; compiled cli-inspect\.js$/m);
+  assert.equal(oldNode.stdout, expected.stdout);
+
   // No cache at all (another Node version finds no directory of its own): compiled, same answer.
   rmSync(join(copy, 'code-cache'), { recursive: true, force: true });
   const none = cli(copy, ['inspect', '--json', home], home);
