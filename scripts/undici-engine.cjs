@@ -1,5 +1,5 @@
 // The part of undici the engine uses, bundled as dist/vendor/undici.js (scripts/build.mjs) instead
-// of undici's index.js: the dispatchers (Agent, EnvHttpProxyAgent), buildConnector and `request`. Its index also
+// of undici's index.js: the dispatchers (Agent, EnvHttpProxyAgent) and `request`. Its index also
 // loads fetch, WebSocket, EventSource, cookies (which touches globalThis.Headers and so loads Node's
 // own copy of undici), the mock and cache layers: ≈ 30 ms of a CLI process's first request for
 // code the engine never calls. The modules below are undici's own, unchanged.
@@ -39,6 +39,5 @@ module.exports = {
   Dispatcher,
   Agent: require('undici/lib/dispatcher/agent'),
   EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent'),
-  buildConnector: require('undici/lib/core/connect'), // the engine's connector tries the extra CAs alone first (net/dispatcher.ts)
   request
 }

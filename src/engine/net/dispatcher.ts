@@ -3,7 +3,7 @@
 // connect timeout.
 import { readFileSync } from 'node:fs';
 import { createSecureContext, SecureContext } from 'node:tls';
-import { Agent, buildConnector, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { RegistryError } from './errors';
 
 export interface DispatcherOptions {
@@ -65,61 +65,16 @@ export const CONNECTIONS_PER_ORIGIN = 96;
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const extra = extraCaCertificates(opts.env, opts.caFiles);
+  // One secure context for every connection: building it from ~150 PEM roots per TLS handshake
+  // cost tens of ms of CPU each (it dominated a parallel provider mirror run).
+  const tls = extra.length ? { secureContext: secureContextFor(extra) } : {};
+  const connect = { ...tls, timeout: opts.connectTimeoutMs };
   const { httpsProxy, noProxy } = proxySettings(opts.env, opts.proxy, opts.noProxy);
   if (httpsProxy) {
-    // One secure context for every connection: building it from ~150 PEM roots per TLS handshake
-    // cost tens of ms of CPU each (it dominated a parallel provider mirror run).
-    const connect = { ...(extra.length ? { secureContext: secureContextFor(extra) } : {}), timeout: opts.connectTimeoutMs };
     return new EnvHttpProxyAgent({
       httpsProxy, httpProxy: httpsProxy, noProxy: noProxy ?? '',
       connect, requestTls: connect, proxyTls: connect, connections: CONNECTIONS_PER_ORIGIN,
     });
   }
-  // With NODE_EXTRA_CA_CERTS in this process's own environment Node built its root store at start-up:
-  // then the whole store costs nothing more, and is used at once.
-  const connect = extra.length && !process.env.NODE_EXTRA_CA_CERTS ? extraCasFirst(extra, opts.connectTimeoutMs)
-    : { ...(extra.length ? { secureContext: secureContextFor(extra) } : {}), timeout: opts.connectTimeoutMs };
   return new Agent({ connect, keepAliveTimeout: 4_000, connections: CONNECTIONS_PER_ORIGIN });
-}
-
-/**
- * Verification errors that mean "no trusted certificate issued this chain": a host whose chain the
- * extra CAs alone do not anchor gets these, and is asked again with the whole store.
- */
-const UNKNOWN_ISSUER = new Set(['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED']);
-
-/** How often this process built the whole store for extra CAs (tests). */
-export const extraCaStats = { wholeStoreConnectors: 0, retriedWithWholeStore: 0 };
-
-/**
- * A connector for when extra CAs are given (--ca-file, caFile: a private registry's CA). Node's
- * root store is parsed on first use (≈ 20–40 ms of one core, before the first request), and a
- * private host never needs it. So a host is first verified against the extra CAs alone (a context
- * of a few PEMs, ≈ 1 ms); when they do not anchor its chain, it is connected again — from then on
- * at once — with the whole store (system roots + extra CAs), which alone decides then, exactly as
- * before: no chain is accepted that the whole store would refuse (the extra CAs are part of it),
- * and none is refused that it accepts. A public host costs one refused handshake, once per process.
- */
-function extraCasFirst(extra: string[], timeout: number): buildConnector.connector {
-  const extraOnly = buildConnector({ timeout, secureContext: createSecureContext({ ca: extra }) });
-  let whole: buildConnector.connector | undefined;
-  const wholeStore = () => {
-    if (!whole) extraCaStats.wholeStoreConnectors++;
-    return (whole ??= buildConnector({ timeout, secureContext: secureContextFor(extra) }));
-  };
-  const needsWholeStore = new Set<string>();
-  return (options, callback) => {
-    const host = `${options.servername ?? options.hostname}:${options.port}`;
-    if (needsWholeStore.has(host)) return wholeStore()(options, callback);
-    extraOnly(options, (err, socket) => {
-      if (err && UNKNOWN_ISSUER.has((err as NodeJS.ErrnoException).code ?? '')) {
-        needsWholeStore.add(host);
-        extraCaStats.retriedWithWholeStore++;
-        return wholeStore()(options, callback);
-      }
-      if (err) callback(err, null);
-      else callback(null, socket!);
-    });
-  };
 }
