@@ -77,7 +77,9 @@ export function skimBody(text: string, from: number, record: boolean): number {
       continue;
     }
 
-    // Blanks and comments, as the scanner skips them.
+    // Blanks and comments, as the scanner skips them: skipBlank(text, i, false) written out, because
+    // calling it from this loop made the warm overview ≈ 2.5 % slower (61–63 → 62–65 ms per pass
+    // over the corpus × 7, four interleaved runs).
     if (c === 32 || c === 9 || c === 13) {
       do i++; while (text.charCodeAt(i) === 32);
       continue;

@@ -201,25 +201,9 @@ export function openHeredoc(text: string, i: number): number {
  * template sequence and no line break (-1 otherwise, as for everything the parser would report).
  */
 export function labelStringEnd(text: string, i: number): number {
-  const n = text.length;
-  i++;
-  for (;;) {
-    if (i >= n) return -1;
-    const d = text.charCodeAt(i);
-    if (d === 34) return i + 1;
-    if (d === 10) return -1;
-    if (d === 92) {
-      if (i + 1 >= n || text.charCodeAt(i + 1) === 10) return -1;
-      i += 2;
-      continue;
-    }
-    if (d === 36 || d === 37) {
-      const e = text.charCodeAt(i + 1);
-      if (e === 123) return -1;
-      if (e === d && text.charCodeAt(i + 2) === 123) { i += 3; continue; }
-    }
-    i++;
-  }
+  // quotedTextEnd's rules, where a `${` is the end of what a label can be too.
+  const e = quotedTextEnd(text, i + 1);
+  return e >= 0 && text.charCodeAt(e) === 34 ? e + 1 : -1;
 }
 
 
